@@ -1,0 +1,91 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module map (one idea per module, so each can be built and tested alone):
+//   WidgetSchedulerCore     pure rules: budget, floor, policies, coalescing, backoff, current entry, relevance
+//   WidgetProtocol          wire types: provider request/answer v1 with validation, Varlink control messages
+//   CSystemd / SystemdKit   libsystemd: sd-event loop, journal (sd_journal_sendv), sd_notify, socket activation
+//   CSpawn / WidgetProviders  manifests (TOMLKit) and the posix_spawn provider runner
+//   WidgetSchedulerRuntime  the daemon: SQLite state (GRDB), Varlink server, wiring core to effects
+//   WidgetSchedulerTestKit  manual clock and fakes for every effect protocol
+//   WidgetProviderKit       the Swift SDK for provider authors, with WidgetKit's names
+let package = Package(
+    name: "widget-scheduler",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "widget-scheduler", targets: ["widget-scheduler"]),
+        .executable(name: "widgetctl", targets: ["widgetctl"]),
+        .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
+        .library(name: "WidgetSchedulerTestKit", targets: ["WidgetSchedulerTestKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+    ],
+    targets: [
+        .target(
+            name: "WidgetSchedulerCore",
+            dependencies: [.product(name: "HeapModule", package: "swift-collections")]
+        ),
+        .target(name: "WidgetProtocol", dependencies: ["WidgetSchedulerCore"]),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+        .target(name: "CSpawn"),
+        .target(
+            name: "SystemdKit",
+            dependencies: ["CSystemd", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "WidgetProviders",
+            dependencies: [
+                "WidgetSchedulerCore", "WidgetProtocol", "CSpawn",
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ]
+        ),
+        .target(
+            name: "WidgetSchedulerRuntime",
+            dependencies: [
+                "WidgetSchedulerCore", "WidgetProtocol", "WidgetProviders", "SystemdKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
+            name: "WidgetSchedulerTestKit",
+            dependencies: ["WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetProviders"]
+        ),
+        .target(name: "WidgetProviderKit"),
+        .executableTarget(
+            name: "widget-scheduler",
+            dependencies: [
+                "WidgetSchedulerCore", "WidgetProtocol", "WidgetProviders", "WidgetSchedulerRuntime", "SystemdKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "widgetctl",
+            dependencies: [
+                "WidgetProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),
+        .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol"]),
+        .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol"]),
+        .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit", "CSystemd"]),
+        .testTarget(
+            name: "WidgetSchedulerRuntimeTests",
+            dependencies: ["WidgetSchedulerRuntime", "WidgetSchedulerTestKit"]
+        ),
+        .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol"]),
+    ]
+)

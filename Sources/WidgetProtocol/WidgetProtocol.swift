@@ -1,0 +1,1 @@
+// Module WidgetProtocol: see Package.swift for what it holds.

@@ -1,0 +1,1 @@
+// Module WidgetProviderKit: see Package.swift for what it holds.

@@ -1,0 +1,1 @@
+// Module WidgetProviders: see Package.swift for what it holds.

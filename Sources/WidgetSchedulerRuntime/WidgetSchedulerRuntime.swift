@@ -1,0 +1,1 @@
+// Module WidgetSchedulerRuntime: see Package.swift for what it holds.

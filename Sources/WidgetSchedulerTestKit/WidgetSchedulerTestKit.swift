@@ -1,0 +1,1 @@
+// Module WidgetSchedulerTestKit: see Package.swift for what it holds.
