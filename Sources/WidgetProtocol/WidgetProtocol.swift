@@ -1,1 +1,0 @@
-// Module WidgetProtocol: see Package.swift for what it holds.
