@@ -1,0 +1,61 @@
+/// Every number the scheduling rules use. The defaults follow WidgetKit's observed limits (see docs/scheduling.md).
+public struct SchedulerSettings: Sendable, Hashable, Codable {
+    /// Seconds between the start of a widget's run and the earliest start of a budgeted run after it (the floor).
+    public var minimumInterval: Double
+    /// Budgeted reloads a widget may make per day: the token bucket's refill rate.
+    public var dailyBudget: Double
+    /// The token bucket's capacity. A new widget starts full.
+    public var burstBudget: Double
+    /// The wait after the first consecutive failure; it doubles with each further failure.
+    public var backoffInitial: Double
+    /// The longest wait backoff can reach.
+    public var backoffMaximum: Double
+    /// Consecutive failures after which a widget is quarantined.
+    public var quarantineThreshold: Int
+    /// Provider runs allowed at the same time, across all widgets.
+    public var maxConcurrentRuns: Int
+    /// How far the daemon may delay a wake-up to coalesce it with others (timer accuracy), in seconds.
+    public var coalesceWindow: Double
+    /// Kinds in developer mode: their budgeted runs ignore the budget and the floor.
+    public var developerKinds: Set<String>
+
+    public init(
+        minimumInterval: Double = 300,
+        dailyBudget: Double = 72,
+        burstBudget: Double = 12,
+        backoffInitial: Double = 30,
+        backoffMaximum: Double = 5 * 3600,
+        quarantineThreshold: Int = 10,
+        maxConcurrentRuns: Int = 2,
+        coalesceWindow: Double = 1,
+        developerKinds: Set<String> = []
+    ) {
+        self.minimumInterval = minimumInterval
+        self.dailyBudget = dailyBudget
+        self.burstBudget = burstBudget
+        self.backoffInitial = backoffInitial
+        self.backoffMaximum = backoffMaximum
+        self.quarantineThreshold = quarantineThreshold
+        self.maxConcurrentRuns = maxConcurrentRuns
+        self.coalesceWindow = coalesceWindow
+        self.developerKinds = developerKinds
+    }
+
+    /// Seconds between two tokens: 86 400 / dailyBudget (1 200 s by default), infinite when the daily budget is 0.
+    public var refillInterval: Double { dailyBudget > 0 ? 86_400 / dailyBudget : .infinity }
+
+    /// Problems with these values, each naming the setting, or an empty list when they are usable.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        func check(_ ok: Bool, _ message: String) { if !ok { problems.append(message) } }
+        check(minimumInterval.isFinite && minimumInterval >= 0, "minimum-interval must be a number of seconds ≥ 0")
+        check(dailyBudget.isFinite && dailyBudget >= 0, "daily-budget must be a number ≥ 0")
+        check(burstBudget.isFinite && burstBudget >= 1, "burst-budget must be a number ≥ 1")
+        check(backoffInitial.isFinite && backoffInitial > 0, "backoff-initial must be a number of seconds > 0")
+        check(backoffMaximum.isFinite && backoffMaximum >= backoffInitial, "backoff-maximum must be ≥ backoff-initial")
+        check(quarantineThreshold >= 1, "quarantine-threshold must be an integer ≥ 1")
+        check(maxConcurrentRuns >= 1, "max-concurrent-runs must be an integer ≥ 1")
+        check(coalesceWindow.isFinite && coalesceWindow >= 0, "coalesce-window must be a number of seconds ≥ 0")
+        return problems
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import HeapModule
+
+/// The refresh scheduler: a state machine that takes events at explicit instants and returns actions.
+///
+/// It reads no clock and does no I/O. The caller passes `now`, carries out the returned actions in order (start
+/// providers, answer requests, tell hosts about entry changes, persist state) and arms one timer for `nextWakeup()`.
+/// The rules, in one place (see docs/scheduling.md):
+/// - exempt runs (`initial`, `configuration`, `foreground`) start at once, spend no token and ignore the floor;
+/// - budgeted runs (`policy`, `explicit`, `retry`) start at the latest of their due time, the previous start plus
+///   the minimum interval, the next token and the end of backoff (see `PlannedRun.plan`);
+/// - one run per widget at a time, and at most one pending follow-up: further requests are coalesced;
+/// - at most `maxConcurrentRuns` runs at once; the rest wait, exempt ones first;
+/// - failures back off exponentially and quarantine the widget at the threshold; a success resets both;
+/// - the current entry is the newest timeline's latest entry whose date has come, announced at its date.
+public struct Scheduler: Sendable {
+    public private(set) var settings: SchedulerSettings
+    public private(set) var widgets: [String: WidgetSchedule] = [:]
+    /// Runs in flight, across all widgets.
+    public private(set) var runningCount = 0
+
+    private var idsByKind: [String: Set<String>] = [:]
+    private var deadlines = DeadlineQueue()
+    private var slotQueue = SlotQueue()
+    private var budgetNoticeSent: Set<String> = []
+    private var wallOffset: Double?
+
+    /// Clock readings this close are the same instant: float rounding must not delay an entry or re-arm a timer.
+    static let tolerance = 1e-6
+    /// A change of the wall-clock offset beyond this is a clock jump; smaller ones are NTP slew and rounding.
+    static let jumpThreshold = 1e-3
+
+    public init(settings: SchedulerSettings) {
+        self.settings = settings
+    }
+
+    // MARK: - Queries
+
+    /// Widget ids of a kind, sorted.
+    public func widgetIDs(ofKind kind: String) -> [String] {
+        (idsByKind[kind] ?? []).sorted()
+    }
+
+    /// All widget ids, sorted.
+    public var widgetIDs: [String] { widgets.keys.sorted() }
+
+    /// The widget's pending run and when it will start; nil when none is pending (or it is quarantined).
+    public func plannedRun(for id: String, at now: Instant) -> PlannedRun? {
+        guard let widget = widgets[id], let pending = widget.pending else { return nil }
+        var plan = PlannedRun.plan(pending, for: widget, at: now, settings: settings)
+        if widget.inFlight != nil, plan.at <= now.monotonic + Self.tolerance {
+            plan.at = now.monotonic
+        }
+        if slotQueue.contains(id) {
+            plan.because = .concurrency
+        }
+        return plan
+    }
+
+    /// Tokens the widget has at `now`.
+    public func tokens(of id: String, at now: Instant) -> Double? {
+        widgets[id]?.budget.available(at: now.monotonic, settings: settings)
+    }
+
+    /// The monotonic instant the scheduler next needs `handle(.tick, at:)`, or nil when nothing is ever due.
+    public mutating func nextWakeup() -> Double? {
+        deadlines.earliest()
+    }
+
+    // MARK: - Restoring
+
+    /// Adds a widget restored from persisted state, without an initial run. Pending runs that came due while the
+    /// daemon was down run through the usual rules on the next tick (catch-up without a storm).
+    public mutating func restore(_ schedule: WidgetSchedule, at now: Instant) {
+        var schedule = schedule
+        schedule.inFlight = nil
+        insert(schedule)
+        wallOffset = now.wallOffset
+        reschedule(schedule.id, at: now)
+    }
+
+    // MARK: - Events
+
+    /// Applies one event at `now` and returns what to do, in order.
+    public mutating func handle(_ event: SchedulerEvent, at now: Instant) -> [SchedulerAction] {
+        var actions: [SchedulerAction] = []
+        noticeWallClock(at: now, into: &actions)
+        switch event {
+        case .widgetAdded(let id, let kind):
+            add(id: id, kind: kind, at: now, into: &actions)
+        case .widgetRemoved(let id):
+            remove(id)
+        case .configurationChanged(let id, let request):
+            if widgets[id] != nil {
+                requestRun(id, PendingRun(reason: .configuration, due: .monotonic(now.monotonic)),
+                           request: request, at: now, into: &actions)
+            }
+        case .reloadRequested(let target, let foreground, let request):
+            let reason: RunReason = foreground ? .foreground : .explicit
+            for id in ids(for: target) {
+                requestRun(id, PendingRun(reason: reason, due: .monotonic(now.monotonic)), request: request,
+                           at: now, into: &actions)
+            }
+        case .runFinished(let id, let outcome):
+            finish(id, outcome: outcome, at: now, into: &actions)
+        case .tick:
+            break
+        case .settingsChanged(let newSettings):
+            settings = newSettings
+            for id in widgets.keys { reschedule(id, at: now) }
+        }
+        for id in deadlines.popDue(through: now.monotonic + Self.tolerance) {
+            evaluate(id, at: now, into: &actions)
+        }
+        fillSlots(at: now, into: &actions)
+        return actions
+    }
+
+    // MARK: - Event handlers
+
+    private mutating func add(id: String, kind: String, at now: Instant, into actions: inout [SchedulerAction]) {
+        guard widgets[id] == nil else { return }
+        var schedule = WidgetSchedule(id: id, kind: kind, budget: RefreshBudget(fullAt: now.monotonic,
+                                                                                settings: settings))
+        schedule.pending = PendingRun(reason: .initial, due: .monotonic(now.monotonic))
+        insert(schedule)
+        actions.append(.stateChanged(widget: id))
+        evaluate(id, at: now, into: &actions)
+    }
+
+    private mutating func remove(_ id: String) {
+        guard let schedule = widgets.removeValue(forKey: id) else { return }
+        if schedule.inFlight != nil { runningCount -= 1 }
+        idsByKind[schedule.kind]?.remove(id)
+        if idsByKind[schedule.kind]?.isEmpty == true { idsByKind[schedule.kind] = nil }
+        deadlines.set(id, to: nil)
+        slotQueue.remove(id)
+        budgetNoticeSent.remove(id)
+    }
+
+    /// A request for one widget: every request gets exactly one decision.
+    private mutating func requestRun(
+        _ id: String, _ run: PendingRun, request: Int, at now: Instant, into actions: inout [SchedulerAction]
+    ) {
+        guard var schedule = widgets[id] else { return }
+        // An explicit, foreground or configuration request lifts quarantine and gives the provider another try now.
+        if schedule.quarantined {
+            schedule.quarantined = false
+            schedule.backoffUntil = nil
+        }
+        let joined = schedule.inFlight != nil || schedule.pending != nil
+        schedule.pending = schedule.pending.merging(run, at: now)
+        widgets[id] = schedule
+        actions.append(.stateChanged(widget: id))
+
+        if schedule.inFlight != nil {
+            let plan = plannedRun(for: id, at: now)
+            actions.append(.decided(RequestDecision(
+                request: request, widget: id, decision: .coalesced(at: plan?.at ?? now.monotonic))))
+            return
+        }
+        slotQueue.remove(id)
+        let started = evaluate(id, at: now, into: &actions)
+        let decision: Decision
+        if started {
+            decision = .ran(at: now.monotonic)
+        } else if let plan = plannedRun(for: id, at: now) {
+            if joined {
+                decision = .coalesced(at: plan.at)
+            } else {
+                decision = .deferred(at: plan.at, because: plan.because ?? .concurrency)
+            }
+        } else {
+            decision = .coalesced(at: now.monotonic)
+        }
+        actions.append(.decided(RequestDecision(request: request, widget: id, decision: decision)))
+    }
+
+    private mutating func finish(
+        _ id: String, outcome: RunOutcome, at now: Instant, into actions: inout [SchedulerAction]
+    ) {
+        guard var schedule = widgets[id], let run = schedule.inFlight else { return }
+        schedule.inFlight = nil
+        runningCount -= 1
+        switch outcome {
+        case .success(let timeline):
+            schedule.consecutiveFailures = 0
+            schedule.backoffUntil = nil
+            schedule.quarantined = false
+            schedule.timeline = timeline
+            for case let score? in timeline.entries.map({ $0.relevance?.score }) {
+                schedule.maxRelevanceScore = max(schedule.maxRelevanceScore, score)
+            }
+            let runStart = Instant(monotonic: run.startedAt, wall: now.wall(atMonotonic: run.startedAt))
+            if let due = DueTime.after(success: timeline, runStart: runStart) {
+                schedule.pending = schedule.pending.merging(PendingRun(reason: .policy, due: due), at: now)
+            }
+        case .failure:
+            schedule.consecutiveFailures += 1
+            let failures = schedule.consecutiveFailures
+            if failures >= settings.quarantineThreshold {
+                schedule.quarantined = true
+                schedule.pending = nil
+                schedule.backoffUntil = nil
+                actions.append(.quarantined(widget: id, failures: failures))
+            } else {
+                let until = now.monotonic + Backoff.delay(afterFailures: failures, settings: settings)
+                schedule.backoffUntil = until
+                schedule.pending = schedule.pending.merging(
+                    PendingRun(reason: .retry, due: .monotonic(now.monotonic)), at: now)
+                actions.append(.backedOff(widget: id, failures: failures, until: until))
+            }
+        }
+        widgets[id] = schedule
+        actions.append(.stateChanged(widget: id))
+        evaluate(id, at: now, into: &actions)
+    }
+
+    // MARK: - Evaluation
+
+    /// Brings one widget up to `now`: announces a changed current entry, starts its pending run when nothing holds
+    /// it back (or queues it for a slot), and re-arms its deadline. Returns whether a run started.
+    @discardableResult
+    private mutating func evaluate(_ id: String, at now: Instant, into actions: inout [SchedulerAction]) -> Bool {
+        guard var schedule = widgets[id] else { return false }
+        var started = false
+        let probe = now.wall.addingTimeInterval(Self.tolerance)
+        if let timeline = schedule.timeline, let index = timeline.currentEntryIndex(at: probe),
+           timeline.entries[index] != schedule.currentEntry {
+            schedule.currentEntry = timeline.entries[index]
+            widgets[id] = schedule
+            actions.append(.entryChanged(widget: id, entry: timeline.entries[index]))
+            actions.append(.stateChanged(widget: id))
+        }
+        if let pending = schedule.pending, schedule.inFlight == nil, !slotQueue.contains(id) {
+            let plan = PlannedRun.plan(pending, for: schedule, at: now, settings: settings)
+            if plan.at <= now.monotonic + Self.tolerance {
+                if runningCount < settings.maxConcurrentRuns && slotQueue.isEmpty {
+                    start(id, at: now, into: &actions)
+                    started = true
+                } else {
+                    slotQueue.insert(id, priority: pending.reason.priority)
+                }
+            } else if plan.because == .budget, !budgetNoticeSent.contains(id) {
+                budgetNoticeSent.insert(id)
+                actions.append(.budgetExhausted(widget: id, until: plan.at))
+            }
+        }
+        reschedule(id, at: now)
+        return started
+    }
+
+    private mutating func start(_ id: String, at now: Instant, into actions: inout [SchedulerAction]) {
+        guard var schedule = widgets[id], let pending = schedule.pending else { return }
+        if pending.reason.isBudgeted && !settings.developerKinds.contains(schedule.kind) {
+            schedule.budget.spend(at: now.monotonic, settings: settings)
+        }
+        schedule.lastRunStart = now.monotonic
+        schedule.inFlight = WidgetSchedule.RunInFlight(reason: pending.reason, startedAt: now.monotonic)
+        schedule.pending = nil
+        widgets[id] = schedule
+        runningCount += 1
+        budgetNoticeSent.remove(id)
+        actions.append(.startRun(widget: id, reason: pending.reason))
+        actions.append(.stateChanged(widget: id))
+    }
+
+    /// Starts queued runs while slots are free, exempt reasons first, then in the order they became ready.
+    private mutating func fillSlots(at now: Instant, into actions: inout [SchedulerAction]) {
+        while runningCount < settings.maxConcurrentRuns, let id = slotQueue.popFirst() {
+            guard let schedule = widgets[id], schedule.inFlight == nil, let pending = schedule.pending else { continue }
+            let plan = PlannedRun.plan(pending, for: schedule, at: now, settings: settings)
+            if plan.at <= now.monotonic + Self.tolerance {
+                start(id, at: now, into: &actions)
+            }
+            reschedule(id, at: now)
+        }
+    }
+
+    /// The widget's next deadline: its next entry date, or its pending run's start, whichever is first.
+    private mutating func reschedule(_ id: String, at now: Instant) {
+        guard let schedule = widgets[id] else { return }
+        var next: Double?
+        let probe = now.wall.addingTimeInterval(Self.tolerance)
+        if let date = schedule.timeline?.nextEntryDate(after: probe) {
+            next = now.monotonic(at: date)
+        }
+        if let pending = schedule.pending, schedule.inFlight == nil, !slotQueue.contains(id) {
+            let at = PlannedRun.plan(pending, for: schedule, at: now, settings: settings).at
+            next = min(next ?? at, at)
+        }
+        deadlines.set(id, to: next)
+    }
+
+    private mutating func noticeWallClock(at now: Instant, into actions: inout [SchedulerAction]) {
+        let offset = now.wallOffset
+        defer { wallOffset = offset }
+        guard let previous = wallOffset, abs(offset - previous) > Self.jumpThreshold else { return }
+        actions.append(.wallClockJumped(delta: offset - previous))
+        for id in widgets.keys { reschedule(id, at: now) }
+    }
+
+    private mutating func insert(_ schedule: WidgetSchedule) {
+        widgets[schedule.id] = schedule
+        idsByKind[schedule.kind, default: []].insert(schedule.id)
+    }
+
+    private func ids(for target: ReloadTarget) -> [String] {
+        switch target {
+        case .kind(let kind): return widgetIDs(ofKind: kind)
+        case .all: return widgetIDs
+        case .widgets(let ids):
+            var seen: Set<String> = []
+            return ids.filter { widgets[$0] != nil && seen.insert($0).inserted }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A decision made for one widget in answer to one request.
+public struct RequestDecision: Sendable, Hashable {
+    public var request: Int
+    public var widget: String
+    public var decision: Decision
+
+    public init(request: Int, widget: String, decision: Decision) {
+        self.request = request
+        self.widget = widget
+        self.decision = decision
+    }
+}
+
+/// What the scheduler asks its caller to do, or tells it happened. The caller carries these out in order.
+public enum SchedulerAction: Sendable, Hashable {
+    /// Start the widget's provider now.
+    case startRun(widget: String, reason: RunReason)
+    /// Answer a request for one widget.
+    case decided(RequestDecision)
+    /// The widget's current entry changed; hosts are told now, at the entry's date.
+    case entryChanged(widget: String, entry: TimelineEntry)
+    /// A failure put the widget into backoff until `until` (monotonic) after `failures` consecutive failures.
+    case backedOff(widget: String, failures: Int, until: Double)
+    /// The widget reached the failure threshold and stops running by itself.
+    case quarantined(widget: String, failures: Int)
+    /// A budgeted run came due but waits for a token until `until`.
+    case budgetExhausted(widget: String, until: Double)
+    /// The wall clock jumped by `delta` seconds; wall-clock deadlines were recomputed.
+    case wallClockJumped(delta: Double)
+    /// The widget's persisted state changed.
+    case stateChanged(widget: String)
+}
