@@ -148,7 +148,10 @@ public struct Scheduler: Sendable {
             schedule.quarantined = false
             schedule.backoffUntil = nil
         }
-        let joined = schedule.inFlight != nil || schedule.pending != nil
+        // A request joins a run in flight or one already due and waiting (for the floor, a token, backoff or a
+        // slot). A policy reload planned for later is not such a run: the request pulls it forward instead.
+        let joined = schedule.inFlight != nil
+            || schedule.pending.map { $0.due.resolved(at: now) <= now.monotonic + Self.tolerance } == true
         schedule.pending = schedule.pending.merging(run, at: now)
         widgets[id] = schedule
         actions.append(.stateChanged(widget: id))

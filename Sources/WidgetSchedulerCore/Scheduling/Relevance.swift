@@ -1,0 +1,47 @@
+import Foundation
+
+/// A widget's relevance at an instant, as the smart stack orders by it.
+public struct Relevance: Sendable, Hashable {
+    /// The provider's score, on the widget's own scale.
+    public var score: Double
+    /// `score` divided by the widget's greatest past score: comparable across widgets, 1 at the widget's peak.
+    public var normalized: Double
+    /// The date of the entry that gave the score.
+    public var since: Date
+    /// When the score stops holding: the entry's date plus its duration, or the next entry with a relevance; nil if
+    /// it holds until the timeline ends.
+    public var until: Date?
+
+    /// Whether it counts at all: a score ≤ 0 means "not relevant".
+    public var isRelevant: Bool { score > 0 }
+
+    /// The widget's relevance at `date` under WidgetKit's rule, or nil when no relevance holds then.
+    ///
+    /// The score is that of the newest entry with a relevance whose date ≤ `date`. It holds for `duration` seconds
+    /// after the entry's date, or, when the duration is 0, until the next entry that carries a relevance.
+    public static func current(in timeline: Timeline?, at date: Date, maxScore: Double) -> Relevance? {
+        guard let entries = timeline?.entries else { return nil }
+        var best: Int?
+        var next: Int?
+        for (index, entry) in entries.enumerated() where entry.relevance != nil {
+            if entry.date <= date {
+                best = index
+            } else {
+                next = index
+                break
+            }
+        }
+        guard let index = best, let relevance = entries[index].relevance else { return nil }
+        let since = entries[index].date
+        let until: Date?
+        if relevance.duration > 0 {
+            until = since.addingTimeInterval(relevance.duration)
+        } else {
+            until = next.map { entries[$0].date }
+        }
+        if let until, until <= date { return nil }
+        let scale = max(maxScore, relevance.score)
+        let normalized = scale > 0 ? max(0, relevance.score) / scale : 0
+        return Relevance(score: relevance.score, normalized: normalized, since: since, until: until)
+    }
+}
