@@ -60,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "WidgetSchedulerTestKit",
-            dependencies: ["WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetProviders"]
+            dependencies: ["WidgetSchedulerCore"]
         ),
         .target(name: "WidgetProviderKit"),
         .executableTarget(

@@ -1,1 +1,0 @@
-// Module WidgetSchedulerTestKit: see Package.swift for what it holds.
