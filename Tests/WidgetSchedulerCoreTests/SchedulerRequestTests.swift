@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+import WidgetSchedulerCore
+
+/// Reload requests at explicit instants: every request gets ran, coalesced or deferred, with the right time and
+/// reason. Widget "w" is added at 0 and its initial run ends at 1 with a `never` timeline unless a test says otherwise.
+struct SchedulerRequestTests {
+    static func added(_ settings: SchedulerSettings = SchedulerSettings(maxConcurrentRuns: 4)) -> SchedulerHarness {
+        var harness = SchedulerHarness(settings)
+        harness.at(0, .widgetAdded(id: "w", kind: "weather"))
+        harness.succeed("w", at: 1)
+        return harness
+    }
+
+    @Test func addingAWidgetStartsItsInitialRunAtOnce() {
+        var harness = SchedulerHarness()
+        let actions = harness.at(10, .widgetAdded(id: "w", kind: "weather"))
+        #expect(SchedulerHarness.starts(actions) == ["w": .initial])
+    }
+
+    @Test func aReloadAfterTheFloorRunsNow() {
+        var harness = Self.added()
+        #expect(harness.reload(300, .kind("weather")) == ["w": .ran(at: 300)])
+    }
+
+    @Test func aReloadInsideTheFloorIsDeferredUntilTheFloorLifts() {
+        var harness = Self.added()
+        #expect(harness.reload(100, .kind("weather")) == ["w": .deferred(at: 300, because: .floor)])
+        let actions = harness.tick(300)
+        #expect(SchedulerHarness.starts(actions) == ["w": .explicit])
+    }
+
+    @Test func aSecondReloadWhileOneWaitsIsCoalescedIntoIt() {
+        var harness = Self.added()
+        _ = harness.reload(100, .kind("weather"))
+        #expect(harness.reload(200, .kind("weather")) == ["w": .coalesced(at: 300)])
+        #expect(SchedulerHarness.starts(harness.tick(300)).count == 1)
+        #expect(SchedulerHarness.starts(harness.tick(400)).isEmpty)
+    }
+
+    @Test func reloadsDuringARunAreCoalescedIntoOneFollowUp() {
+        var harness = Self.added()
+        _ = harness.reload(300, .kind("weather"))
+        #expect(harness.reload(301, .kind("weather")) == ["w": .coalesced(at: 600)])
+        #expect(harness.reload(302, .kind("weather")) == ["w": .coalesced(at: 600)])
+        let finished = harness.succeed("w", at: 310)
+        #expect(SchedulerHarness.starts(finished).isEmpty)
+        #expect(SchedulerHarness.starts(harness.tick(600)) == ["w": .explicit])
+        harness.succeed("w", at: 601)
+        #expect(SchedulerHarness.starts(harness.tick(5_000)).isEmpty)
+    }
+
+    @Test func aForegroundReloadIgnoresTheFloorAndSpendsNoToken() {
+        var harness = Self.added()
+        let before = harness.scheduler.tokens(of: "w", at: harness.now)
+        #expect(harness.reload(10, .kind("weather"), foreground: true) == ["w": .ran(at: 10)])
+        #expect(harness.scheduler.tokens(of: "w", at: harness.now) == before)
+    }
+
+    @Test func aForegroundReloadTakesOverAWaitingBudgetedRun() {
+        var harness = Self.added()
+        _ = harness.reload(100, .kind("weather"))
+        #expect(harness.reload(110, .kind("weather"), foreground: true) == ["w": .ran(at: 110)])
+        harness.succeed("w", at: 111)
+        #expect(SchedulerHarness.starts(harness.tick(300)).isEmpty)
+    }
+
+    @Test func aConfigurationChangeRunsAtOnceEvenInsideTheFloor() {
+        var harness = Self.added()
+        let actions = harness.at(5, .configurationChanged(id: "w", request: 7))
+        #expect(SchedulerHarness.decisions(actions) == ["w": .ran(at: 5)])
+        #expect(SchedulerHarness.starts(actions) == ["w": .configuration])
+    }
+
+    @Test func anEmptyBucketDefersUntilTheNextToken() {
+        var harness = Self.added(SchedulerSettings(burstBudget: 2, maxConcurrentRuns: 4))
+        #expect(harness.reload(300, .all) == ["w": .ran(at: 300)])
+        harness.succeed("w", at: 301)
+        #expect(harness.reload(600, .all) == ["w": .ran(at: 600)])
+        harness.succeed("w", at: 601)
+        // 2 → 1 at 300; 1.25 → 0.25 at 600; 0.5 at 900, so the next whole token comes 600 s later.
+        #expect(harness.reload(900, .all) == ["w": .deferred(at: 1_500, because: .budget)])
+    }
+
+    @Test func aBudgetedRunThatWaitsForATokenIsAnnouncedOnce() {
+        var harness = Self.added(SchedulerSettings(burstBudget: 1, maxConcurrentRuns: 4))
+        _ = harness.reload(300, .all)
+        // The atEnd policy is due at once; the floor lifts at 600, the next token comes at 1 500.
+        let actions = harness.succeed("w", at: 301, entries: [0], policy: .atEnd)
+        let notices = actions.filter { if case .budgetExhausted = $0 { return true } else { return false } }
+        #expect(notices == [.budgetExhausted(widget: "w", until: 1_500)])
+        for t in [601.0, 700, 1_000] {
+            #expect(harness.tick(t).allSatisfy { if case .budgetExhausted = $0 { return false } else { return true } })
+        }
+        #expect(SchedulerHarness.starts(harness.tick(1_500)) == ["w": .policy])
+    }
+
+    @Test func theConcurrencyLimitDefersRunsAndStartsThemWhenASlotFrees() {
+        var harness = SchedulerHarness(SchedulerSettings(maxConcurrentRuns: 1))
+        harness.at(0, .widgetAdded(id: "a", kind: "k"))
+        let second = harness.at(0, .widgetAdded(id: "b", kind: "k"))
+        #expect(SchedulerHarness.starts(second).isEmpty)
+        let finished = harness.succeed("a", at: 2)
+        #expect(SchedulerHarness.starts(finished) == ["b": .initial])
+        harness.succeed("b", at: 3)
+        let decisions = harness.reload(400, .kind("k"))
+        #expect(decisions == ["a": .ran(at: 400), "b": .deferred(at: 400, because: .concurrency)])
+    }
+
+    @Test func exemptRunsGetTheNextFreeSlotBeforeBudgetedOnes() {
+        var harness = SchedulerHarness(SchedulerSettings(maxConcurrentRuns: 1))
+        harness.at(0, .widgetAdded(id: "a", kind: "k"))
+        harness.succeed("a", at: 1)
+        harness.at(0, .widgetAdded(id: "b", kind: "k"))
+        harness.succeed("b", at: 1)
+        harness.at(2, .widgetAdded(id: "busy", kind: "other"))
+        _ = harness.reload(400, .widgets(["a"]))
+        _ = harness.reload(400, .widgets(["b"]), foreground: true)
+        #expect(SchedulerHarness.starts(harness.succeed("busy", at: 401)) == ["b": .foreground])
+    }
+
+    @Test func everyRequestGetsExactlyOneDecisionPerNamedWidget() {
+        var harness = SchedulerHarness()
+        for id in ["a", "b", "c"] { harness.at(0, .widgetAdded(id: id, kind: id == "c" ? "other" : "k")) }
+        #expect(harness.reload(1, .kind("k")).keys.sorted() == ["a", "b"])
+        #expect(harness.reload(2, .all).keys.sorted() == ["a", "b", "c"])
+        #expect(harness.reload(3, .widgets(["c", "c", "missing"])).keys.sorted() == ["c"])
+    }
+
+    @Test func developerModeLiftsTheFloorAndTheBudgetForItsKindOnly() {
+        var harness = Self.added(SchedulerSettings(burstBudget: 1, maxConcurrentRuns: 4, developerKinds: ["weather"]))
+        for t in stride(from: 10.0, through: 50, by: 10) {
+            #expect(harness.reload(t, .kind("weather")) == ["w": .ran(at: t)])
+            harness.succeed("w", at: t + 1)
+        }
+    }
+
+    @Test func aRemovedWidgetFreesItsSlotAndGetsNoDecision() {
+        var harness = SchedulerHarness(SchedulerSettings(maxConcurrentRuns: 1))
+        harness.at(0, .widgetAdded(id: "a", kind: "k"))
+        harness.at(0, .widgetAdded(id: "b", kind: "k"))
+        let actions = harness.at(1, .widgetRemoved(id: "a"))
+        #expect(SchedulerHarness.starts(actions) == ["b": .initial])
+        #expect(harness.reload(2, .widgets(["a"])).isEmpty)
+        #expect(harness.scheduler.runningCount == 1)
+    }
+}
