@@ -1,0 +1,223 @@
+/// The Varlink interface description (IDL) of `io.widgetscheduler.Scheduler`, served by
+/// `org.varlink.service.GetInterfaceDescription`. It is identical to `docs/io.widgetscheduler.Scheduler.varlink`;
+/// a test checks that.
+extension ControlInterface {
+    /// The interface description text, with its final newline.
+    public static let description = """
+    # The control interface of widget-scheduler: WidgetKit's timeline reload machinery as a Linux service.
+    # Dates are RFC 3339 strings. Methods that change state (Reload, Add, Remove, Configure, DataSet, DataDelete)
+    # need uid 0, the daemon's uid, membership of the group widget-scheduler, or ownership of the kind concerned.
+    interface io.widgetscheduler.Scheduler
+
+    # What the daemon did with a reload request for one widget.
+    type Decision (
+      widget: string,
+      decision: (ran, coalesced, deferred),
+      at: string,
+      because: ?(floor, budget, backoff, concurrency)
+    )
+
+    type CurrentEntry (
+      date: string,
+      content: object
+    )
+
+    type Widget (
+      id: string,
+      kind: string,
+      family: string,
+      configuration: [string]object,
+      state: string,
+      lastReload: ?string,
+      lastReason: ?string,
+      lastOutcome: ?string,
+      nextReload: ?string,
+      nextReason: ?string,
+      tokens: float,
+      currentEntry: ?CurrentEntry
+    )
+
+    type NextReload (
+      widget: string,
+      kind: string,
+      at: string,
+      reason: string
+    )
+
+    type Settings (
+      minimumInterval: float,
+      dailyBudget: float,
+      burstBudget: float,
+      maxConcurrentRuns: int,
+      coalesceWindow: float,
+      developerKinds: []string
+    )
+
+    type KindParameter (
+      name: string,
+      type: string,
+      title: ?string,
+      defaultValue: ?object,
+      dynamicOptions: bool
+    )
+
+    type Kind (
+      kind: string,
+      displayName: ?string,
+      description: ?string,
+      families: []string,
+      parameters: []KindParameter,
+      group: ?string,
+      ownerUsers: []string,
+      ownerGroups: []string,
+      developerMode: bool,
+      widgets: int,
+      manifest: string
+    )
+
+    type Option (
+      value: object,
+      title: ?string
+    )
+
+    type Relevance (
+      score: float,
+      duration: float
+    )
+
+    type Entry (
+      date: string,
+      relevance: ?Relevance,
+      content: object,
+      current: bool
+    )
+
+    type Policy (
+      policy: (atEnd, after, never),
+      date: ?string
+    )
+
+    type LedgerRun (
+      at: string,
+      reason: string,
+      outcome: string,
+      budgeted: bool
+    )
+
+    type Ledger (
+      widget: string,
+      kind: string,
+      tokens: float,
+      capacity: float,
+      nextTokenAt: ?string,
+      minimumInterval: float,
+      floorLiftsAt: ?string,
+      developerMode: bool,
+      budgetedRuns24h: int,
+      exemptRuns24h: int,
+      runs: []LedgerRun,
+      consecutiveFailures: int,
+      backoffUntil: ?string,
+      quarantined: bool
+    )
+
+    type StackItem (
+      widget: string,
+      kind: string,
+      score: ?float,
+      normalized: ?float,
+      relevant: bool,
+      until: ?string,
+      explanation: string
+    )
+
+    type DataItem (
+      key: string,
+      value: string,
+      updatedAt: string
+    )
+
+    # Reloads the widgets of a kind, all widgets, or the named widgets: exactly one of kind, all, widgets.
+    method Reload(kind: ?string, all: ?bool, widgets: ?[]string, foreground: ?bool) -> (decisions: []Decision)
+
+    # Every widget with its configuration and schedule.
+    method List() -> (widgets: []Widget)
+
+    method Status() -> (
+      version: string,
+      pid: int,
+      startedAt: string,
+      status: string,
+      widgets: int,
+      kinds: int,
+      running: int,
+      pending: int,
+      quarantined: int,
+      nextReload: ?NextReload,
+      settings: Settings,
+      stateDirectory: string,
+      socket: string
+    )
+
+    method Kinds() -> (kinds: []Kind)
+
+    # Adds a widget; missing parameters come from the provider's defaults, then the manifest's.
+    method Add(kind: string, family: ?string, parameters: ?[string]object) -> (id: string)
+
+    method Remove(id: string) -> ()
+
+    # Changes parameters and triggers the budget-exempt configuration run.
+    method Configure(id: string, parameters: [string]object) -> (decision: Decision)
+
+    method Options(kind: string, parameter: string, search: ?string) -> (options: []Option, source: (provider, manifest))
+
+    method Timeline(id: string) -> (
+      widget: string,
+      kind: string,
+      policy: ?Policy,
+      entries: []Entry,
+      nextReload: ?string,
+      nextReason: ?string
+    )
+
+    method Budget(id: ?string, kind: ?string) -> (ledgers: []Ledger)
+
+    # Streams events; call with more. The stream ends with an empty reply when the daemon stops.
+    method Watch(id: ?string, kind: ?string) -> (
+      event: (entryChanged, runFinished, decision),
+      widget: string,
+      kind: string,
+      date: string,
+      content: ?object,
+      reason: ?string,
+      outcome: ?string,
+      detail: ?string,
+      decision: ?(ran, coalesced, deferred),
+      at: ?string,
+      because: ?string
+    )
+
+    method Stack(ids: ?[]string) -> (stack: []StackItem)
+
+    method DataSet(group: string, key: string, value: string, reloadKind: ?string) -> (
+      updatedAt: string,
+      decisions: []Decision
+    )
+
+    method DataGet(group: string, key: string) -> (key: string, value: string, updatedAt: string)
+
+    method DataList(group: string) -> (items: []DataItem)
+
+    method DataDelete(group: string, key: string) -> ()
+
+    error UnknownKind (kind: string)
+    error UnknownWidget (id: string)
+    error UnknownKey (group: string, key: string)
+    error PermissionDenied (method: string, reason: string)
+    error InvalidParameter (parameter: string, reason: string)
+    error ProviderFailed (kind: string, reason: string, detail: string)
+    error InvalidMessage (reason: string)
+    error TooManyConnections (limit: int)
+
+    """
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// One event of a `Watch` stream, flat so that a host can read it as one JSON line:
+/// - `entryChanged`: `{"event","widget","kind","date","content"}`, sent at the entry's date;
+/// - `runFinished`: `{"event","widget","kind","date","reason","outcome","detail"?}`;
+/// - `decision`: `{"event","widget","kind","date","decision","at","because"?}`.
+public struct WatchEvent: Sendable, Hashable, Codable {
+    /// The kind of event.
+    public enum Event: String, Sendable, Hashable, Codable, CaseIterable {
+        case entryChanged, runFinished, decision
+    }
+
+    public var event: Event
+    public var widget: String
+    public var kind: String
+    /// When it happened: the entry's date for `entryChanged`, the run's end, the decision's time.
+    public var date: Date
+    /// The new current entry's content (`entryChanged`).
+    public var content: JSONValue?
+    /// The run's reason (`runFinished`).
+    public var reason: String?
+    /// `success` or the failure reason (`runFinished`).
+    public var outcome: String?
+    /// More words about a failure (`runFinished`).
+    public var detail: String?
+    /// `ran`, `coalesced` or `deferred` (`decision`).
+    public var decision: ReloadDecision.Verdict?
+    /// When the decided run starts (`decision`).
+    public var at: Date?
+    /// Why a deferred run waits (`decision`).
+    public var because: String?
+
+    public init(
+        event: Event, widget: String, kind: String, date: Date, content: JSONValue? = nil, reason: String? = nil,
+        outcome: String? = nil, detail: String? = nil, decision: ReloadDecision.Verdict? = nil, at: Date? = nil,
+        because: String? = nil
+    ) {
+        self.event = event
+        self.widget = widget
+        self.kind = kind
+        self.date = date
+        self.content = content
+        self.reason = reason
+        self.outcome = outcome
+        self.detail = detail
+        self.decision = decision
+        self.at = at
+        self.because = because
+    }
+
+    /// A widget's current entry changed to one dated `date` with `content`.
+    public static func entryChanged(widget: String, kind: String, date: Date, content: JSONValue) -> WatchEvent {
+        WatchEvent(event: .entryChanged, widget: widget, kind: kind, date: date, content: content)
+    }
+
+    /// A run for `reason` ended at `date` with `outcome`.
+    public static func runFinished(
+        widget: String, kind: String, date: Date, reason: String, outcome: String, detail: String? = nil
+    ) -> WatchEvent {
+        WatchEvent(
+            event: .runFinished, widget: widget, kind: kind, date: date, reason: reason, outcome: outcome,
+            detail: detail)
+    }
+
+    /// The scheduler decided `decision` at `date`.
+    public static func decided(kind: String, date: Date, decision: ReloadDecision) -> WatchEvent {
+        WatchEvent(
+            event: .decision, widget: decision.widget, kind: kind, date: date, decision: decision.decision,
+            at: decision.at, because: decision.because?.rawValue)
+    }
+}
