@@ -10,6 +10,13 @@ public struct Scenario: Sendable {
         public var family: String
         /// Simulated seconds at which it is added.
         public var addedAt: Double
+
+        public init(id: String, kind: String, family: String, addedAt: Double) {
+            self.id = id
+            self.kind = kind
+            self.family = family
+            self.addedAt = addedAt
+        }
     }
 
     /// What a provider run of a kind answers, in order; the last one repeats for ever.
@@ -48,12 +55,23 @@ public struct Scenario: Sendable {
         public var at: Double
         public var target: Target
         public var foreground: Bool
+
+        public init(at: Double, target: Target, foreground: Bool) {
+            self.at = at
+            self.target = target
+            self.foreground = foreground
+        }
     }
 
     /// A wall-clock jump of `jump` seconds (±) at simulated second `at`.
     public struct ClockJump: Sendable, Hashable {
         public var at: Double
         public var jump: Double
+
+        public init(at: Double, jump: Double) {
+            self.at = at
+            self.jump = jump
+        }
     }
 
     /// Wall clock at t = 0.

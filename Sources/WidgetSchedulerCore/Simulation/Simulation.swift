@@ -12,7 +12,7 @@ public struct Simulation {
     }
 
     /// The simulation stops with this error rather than spin when a scenario makes runs without time passing.
-    public static let maxStepsPerInstant = 100_000
+    public static let maxStepsPerInstant = 10_000
 
     public let scenario: Scenario
     private var scheduler: Scheduler
@@ -51,19 +51,16 @@ public struct Simulation {
             if let flight = flights.min(by: Self.finishesFirst) { next = min(next, flight.finishAt) }
             if let wakeup = scheduler.nextWakeup() { next = min(next, wakeup) }
             guard next <= scenario.duration else { break }
-            if next <= now {
+            if next > now { stepsAtInstant = 0 }
+            now = max(now, next)
+
+            while let index = flights.indices.filter({ flights[$0].finishAt <= now })
+                .min(by: { Self.finishesFirst(flights[$0], flights[$1]) }) {
                 stepsAtInstant += 1
                 guard stepsAtInstant < Self.maxStepsPerInstant else {
                     throw ScenarioError(path: "", message: "the scenario makes runs without time passing at "
                                         + "t=\(now); give the responses a runtime or the settings a minimum interval")
                 }
-            } else {
-                stepsAtInstant = 0
-            }
-            now = max(now, next)
-
-            while let index = flights.indices.filter({ flights[$0].finishAt <= now })
-                .min(by: { Self.finishesFirst(flights[$0], flights[$1]) }) {
                 let flight = flights.remove(at: index)
                 report.runs[flight.runIndex].outcome = flight.outcome.isSuccess ? "success" : "failure"
                 apply(scheduler.handle(.runFinished(id: flight.widget, outcome: flight.outcome), at: instant(now)),

@@ -8,6 +8,13 @@ public struct SimulationReport: Sendable, Hashable, Codable {
         public var reason: String
         /// "success" or "failure"; nil only for a run still in flight when the simulation ended.
         public var outcome: String?
+
+        public init(t: Double, widget: String, reason: String, outcome: String?) {
+            self.t = t
+            self.widget = widget
+            self.reason = reason
+            self.outcome = outcome
+        }
     }
 
     public struct DecisionRecord: Sendable, Hashable, Codable {
@@ -17,6 +24,15 @@ public struct SimulationReport: Sendable, Hashable, Codable {
         public var decision: String
         public var at: Double
         public var because: String?
+
+        public init(t: Double, request: Int, widget: String, decision: String, at: Double, because: String?) {
+            self.t = t
+            self.request = request
+            self.widget = widget
+            self.decision = decision
+            self.at = at
+            self.because = because
+        }
     }
 
     public struct EntryChange: Sendable, Hashable, Codable {
@@ -24,6 +40,12 @@ public struct SimulationReport: Sendable, Hashable, Codable {
         public var widget: String
         /// The entry's date, RFC 3339.
         public var date: String
+
+        public init(t: Double, widget: String, date: String) {
+            self.t = t
+            self.widget = widget
+            self.date = date
+        }
     }
 
     public struct WidgetState: Sendable, Hashable, Codable {
@@ -32,6 +54,14 @@ public struct SimulationReport: Sendable, Hashable, Codable {
         public var tokens: Double
         public var nextReload: Double?
         public var reason: String?
+
+        public init(id: String, state: String, tokens: Double, nextReload: Double?, reason: String?) {
+            self.id = id
+            self.state = state
+            self.tokens = tokens
+            self.nextReload = nextReload
+            self.reason = reason
+        }
 
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)

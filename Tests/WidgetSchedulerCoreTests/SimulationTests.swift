@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import WidgetSchedulerCore
+
+/// `simulate` on small scenarios whose outcome can be worked out by hand.
+struct SimulationTests {
+    static func run(_ json: String) throws -> SimulationReport {
+        try Simulation.run(try ScenarioDecoder.decode(Data(json.utf8)))
+    }
+
+    @Test func theIssueExampleGivesTheDocumentedRunsDecisionsAndEntries() throws {
+        let report = try Self.run("""
+            { "start": "2026-01-05T08:00:00Z", "duration": 2000,
+              "widgets": [ { "id": "w1", "kind": "weather", "family": "systemSmall", "addedAt": 0 } ],
+              "responses": { "weather": [ { "entries": [0, 600, 1200], "relevance": [5, 0, 9], "policy": "atEnd" } ] },
+              "requests": [ { "at": 900, "kind": "weather" }, { "at": 950, "all": true, "foreground": true },
+                            { "at": 1000, "widget": "w1", "configure": { "location": "Paris" } } ] }
+            """)
+        #expect(report.runs.map(\.t) == [0, 900, 950, 1000])
+        #expect(report.runs.map(\.reason) == ["initial", "explicit", "foreground", "configuration"])
+        #expect(report.runs.allSatisfy { $0.outcome == "success" })
+        #expect(report.decisions.map(\.decision) == ["ran", "ran", "ran"])
+        #expect(report.decisions.map(\.request) == [0, 1, 2])
+        #expect(report.entries.first == SimulationReport.EntryChange(t: 0, widget: "w1", date: "2026-01-05T08:00:00Z"))
+        // Last timeline at 1 000: entries 1 000, 1 600, 2 200; atEnd due at 2 200, after the simulation ends.
+        #expect(report.entries.map(\.t) == [0, 600, 900, 950, 1_000, 1_600])
+        #expect(report.widgets == [SimulationReport.WidgetState(id: "w1", state: "active", tokens: 11.917,
+                                                                nextReload: 2_200, reason: "policy")])
+    }
+
+    @Test func theJSONReportHasTheContractShape() throws {
+        let report = try Self.run("""
+            { "start": "2026-01-05T08:00:00Z", "duration": 400,
+              "widgets": [ { "id": "w1", "kind": "k" } ],
+              "responses": { "k": [ { "entries": [], "policy": "never" } ] },
+              "requests": [ { "at": 100, "kind": "k" } ] }
+            """)
+        let object = try JSONSerialization.jsonObject(with: Data(report.jsonText().utf8)) as? [String: Any]
+        #expect(Set(object?.keys ?? [:].keys) == ["runs", "decisions", "entries", "widgets"])
+        let decision = (object?["decisions"] as? [[String: Any]])?.first
+        #expect(decision?["decision"] as? String == "deferred")
+        #expect(decision?["because"] as? String == "floor")
+        #expect((decision?["at"] as? NSNumber)?.doubleValue == 300)
+        let widget = (object?["widgets"] as? [[String: Any]])?.first
+        #expect(Set(widget?.keys ?? [:].keys) == ["id", "state", "tokens", "nextReload", "reason"])
+    }
+
+    @Test func aGreedyWidgetSettlesAtOneRunPerTokenInterval() throws {
+        let report = try Self.run("""
+            { "start": "2026-01-05T08:00:00Z", "duration": 172800,
+              "widgets": [ { "id": "g", "kind": "greedy" } ],
+              "responses": { "greedy": [ { "entries": [0], "policy": { "after": 60 } } ] } }
+            """)
+        let starts = report.runs.map(\.t)
+        let gaps = zip(starts.dropFirst(), starts).map { $0 - $1 }
+        #expect(gaps.prefix(12).allSatisfy { $0 == 300 })
+        let settled = gaps.suffix(100)
+        #expect(settled.allSatisfy { abs($0 - 1_200) < 1e-3 })
+    }
+
+    @Test func failuresBackOffAndQuarantineInTheSimulation() throws {
+        let report = try Self.run("""
+            { "start": "2026-01-05T08:00:00Z", "duration": 864000,
+              "widgets": [ { "id": "f", "kind": "flaky" } ],
+              "responses": { "flaky": [ { "fail": "crash" } ] } }
+            """)
+        #expect(report.runs.count == 10)
+        #expect(report.widgets.first?.state == "quarantined")
+        #expect(report.widgets.first?.nextReload == nil)
+    }
+
+    @Test func aScenarioThatSpinsWithoutTimePassingIsRejected() {
+        #expect(throws: ScenarioError.self) {
+            try Self.run("""
+                { "start": "2026-01-05T08:00:00Z", "duration": 10,
+                  "settings": { "developerKinds": ["k"] },
+                  "widgets": [ { "id": "w", "kind": "k" } ],
+                  "responses": { "k": [ { "entries": [], "policy": "atEnd" } ] } }
+                """)
+        }
+    }
+}
