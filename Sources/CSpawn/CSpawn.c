@@ -1,3 +1,101 @@
 #define _GNU_SOURCE
 #include "CSpawn.h"
-int cspawn_available(void) { return 1; }
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+int cspawn_attr_init_isolated(posix_spawnattr_t *attr) {
+    int error = posix_spawnattr_init(attr);
+    if (error != 0) return error;
+    sigset_t signals;
+    sigemptyset(&signals);
+    if ((error = posix_spawnattr_setsigmask(attr, &signals)) != 0) return error;
+    sigfillset(&signals);
+    if ((error = posix_spawnattr_setsigdefault(attr, &signals)) != 0) return error;
+    return posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+}
+
+int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, int stdout_fd, int stderr_fd,
+                             const char *working_directory) {
+    int error = posix_spawn_file_actions_init(actions);
+    if (error != 0) return error;
+    if ((error = posix_spawn_file_actions_adddup2(actions, stdin_fd, 0)) != 0) return error;
+    if ((error = posix_spawn_file_actions_adddup2(actions, stdout_fd, 1)) != 0) return error;
+    if ((error = posix_spawn_file_actions_adddup2(actions, stderr_fd, 2)) != 0) return error;
+    if (working_directory != NULL &&
+        (error = posix_spawn_file_actions_addchdir_np(actions, working_directory)) != 0) return error;
+    return posix_spawn_file_actions_addclosefrom_np(actions, 3);
+}
+
+int cspawn_pipe(int fds[2], int nonblocking_end) {
+    if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+    // The child's ends must land on descriptors above 2, or dup2 onto itself would keep close-on-exec.
+    for (int end = 0; end < 2; end++) {
+        if (fds[end] > 2) continue;
+        int moved = fcntl(fds[end], F_DUPFD_CLOEXEC, 3);
+        if (moved < 0) { int saved = errno; close(fds[0]); close(fds[1]); errno = saved; return -1; }
+        close(fds[end]);
+        fds[end] = moved;
+    }
+    if (nonblocking_end == 0 || nonblocking_end == 1) {
+        int flags = fcntl(fds[nonblocking_end], F_GETFL);
+        if (flags < 0 || fcntl(fds[nonblocking_end], F_SETFL, flags | O_NONBLOCK) != 0) {
+            int saved = errno; close(fds[0]); close(fds[1]); errno = saved; return -1;
+        }
+    }
+    return 0;
+}
+
+int cspawn_pipe_reserve(int fd, int bytes) { return fcntl(fd, F_SETPIPE_SZ, bytes); }
+
+int cspawn_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+int cspawn_pidfd_send_signal(int pidfd, int signo) {
+    return (int)syscall(SYS_pidfd_send_signal, pidfd, signo, NULL, 0);
+}
+
+int cspawn_limit_data(pid_t pid, uint64_t bytes) {
+    struct rlimit limit = { .rlim_cur = bytes, .rlim_max = bytes };
+    return prlimit(pid, RLIMIT_DATA, &limit, NULL);
+}
+
+int cspawn_reap(int pidfd, cspawn_exit_status *status) {
+    siginfo_t info;
+    struct rusage usage;
+    memset(&info, 0, sizeof info);
+    memset(&usage, 0, sizeof usage);
+    long result;
+    do {
+        // The raw syscall, because only it reports the rusage (for the peak resident set size).
+        result = syscall(SYS_waitid, P_PIDFD, pidfd, &info, WEXITED, &usage);
+    } while (result < 0 && errno == EINTR);
+    if (result < 0) return -1;
+    status->exited = info.si_code == CLD_EXITED;
+    status->status = info.si_status;
+    status->max_rss_bytes = (uint64_t)usage.ru_maxrss * 1024;
+    return 0;
+}
+
+int cspawn_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+int cspawn_reap_group_members(pid_t pgid) {
+    int reaped = 0;
+    for (;;) {
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        if (waitid(P_PGID, (id_t)pgid, &info, WEXITED | WNOHANG) != 0) return reaped > 0 ? reaped : -1;
+        if (info.si_pid == 0) return reaped;
+        reaped++;
+    }
+}

@@ -1,5 +1,59 @@
 #ifndef WIDGET_SCHEDULER_CSPAWN_H
 #define WIDGET_SCHEDULER_CSPAWN_H
-/// GNU extensions that Glibc's Swift module does not expose. Filled in by the providers work.
-int cspawn_available(void);
+
+// The GNU and Linux pieces of process spawning that Glibc's Swift module does not expose.
+// Every function returns 0 (or a file descriptor) on success and -1 with errno set on failure,
+// except where posix_spawn's convention (an error number as the result) is kept.
+
+#include <spawn.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/// Prepares spawn attributes for an isolated child: a new session (so its own process group, with
+/// pgid == sid == pid), an empty signal mask, and the default disposition for every signal, SIG_IGN included.
+/// Returns 0 or an error number.
+int cspawn_attr_init_isolated(posix_spawnattr_t *attr);
+
+/// Prepares file actions: stdin, stdout and stderr from the given descriptors, an optional working directory
+/// (NULL keeps the parent's), and every other descriptor from 3 up closed. Returns 0 or an error number.
+int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, int stdout_fd, int stderr_fd,
+                             const char *working_directory);
+
+/// Creates a close-on-exec pipe. When `nonblocking_end` is 0 or 1 that end (only) is made non-blocking,
+/// so the parent's end never blocks while the child's end behaves as a child expects.
+int cspawn_pipe(int fds[2], int nonblocking_end);
+
+/// Grows the buffer of the pipe behind `fd` to at least `bytes` (F_SETPIPE_SZ); returns the new size or -1.
+int cspawn_pipe_reserve(int fd, int bytes);
+
+/// pidfd_open(2) with no flags: a close-on-exec descriptor that becomes readable when the process exits.
+int cspawn_pidfd_open(pid_t pid);
+
+/// pidfd_send_signal(2): signals exactly the process behind `pidfd`, immune to pid reuse.
+int cspawn_pidfd_send_signal(int pidfd, int signo);
+
+/// Caps the private writable memory (RLIMIT_DATA: heap, anonymous private mappings) of process `pid`.
+int cspawn_limit_data(pid_t pid, uint64_t bytes);
+
+/// How a reaped child ended.
+typedef struct {
+    /// 1 when the child called exit, 0 when a signal ended it.
+    int exited;
+    /// The exit status, or the signal number.
+    int status;
+    /// Peak resident set size in bytes (wait rusage), covering the child and the descendants it reaped.
+    uint64_t max_rss_bytes;
+} cspawn_exit_status;
+
+/// Reaps the exited child behind `pidfd` with waitid(P_PIDFD) and its rusage; blocks if it has not exited.
+int cspawn_reap(int pidfd, cspawn_exit_status *status);
+
+/// Makes the calling process a child subreaper (PR_SET_CHILD_SUBREAPER), so orphaned descendants are
+/// reparented to it rather than to init.
+int cspawn_become_subreaper(void);
+
+/// Reaps, without blocking, any exited member of process group `pgid` that is a child of the caller.
+/// Returns how many were reaped, or -1 with errno (ECHILD when the caller has no such child).
+int cspawn_reap_group_members(pid_t pgid);
+
 #endif

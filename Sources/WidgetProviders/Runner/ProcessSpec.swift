@@ -1,0 +1,59 @@
+/// What to run and within which limits: the input of `ProviderRunner.start`.
+public struct ProcessSpec: Sendable, Equatable {
+    /// The environment every provider gets, and nothing else unless a spec adds it:
+    /// `PATH` (the system directories), `LANG=C.UTF-8` and `WIDGET_SCHEDULER_PROTOCOL=1`.
+    public static let minimalEnvironment: [String: String] = [
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "WIDGET_SCHEDULER_PROTOCOL": "1",
+    ]
+
+    /// The program and its arguments. A first element without a slash is looked up in the environment's `PATH`;
+    /// a relative one is resolved against `workingDirectory`.
+    public var argv: [String]
+    /// The complete environment of the child.
+    public var environment: [String: String]
+    /// The child's working directory; `nil` keeps the runner's.
+    public var workingDirectory: String?
+    /// Written to the child's stdin, which is then closed. Larger than a pipe's buffer (64 KiB) is allowed up to
+    /// the system's maximum pipe size (`/proc/sys/fs/pipe-max-size`); beyond it the run fails with `spawn`.
+    public var stdin: [UInt8]
+    /// Seconds the child may run before its process group gets SIGTERM.
+    public var timeout: Double
+    /// Seconds between SIGTERM and SIGKILL after a timeout.
+    public var grace: Double
+    /// Cap on the child's private writable memory (RLIMIT_DATA), in bytes; `nil` for none.
+    public var memoryMax: UInt64?
+    /// Stdout beyond this many bytes kills the process group with `outputTooLarge`.
+    public var stdoutLimit: Int
+    /// How many trailing bytes of stderr are kept.
+    public var stderrTailSize: Int
+    /// Once the child has exited, how long to wait for stdout and stderr to reach end-of-file (a grandchild may hold
+    /// them open) before killing the group and finishing.
+    public var drainAfterExit: Double
+
+    /// Creates a spec; the defaults are the protocol's limits.
+    public init(
+        argv: [String],
+        environment: [String: String] = ProcessSpec.minimalEnvironment,
+        workingDirectory: String? = nil,
+        stdin: [UInt8] = [],
+        timeout: Double = 30,
+        grace: Double = 2,
+        memoryMax: UInt64? = 128 << 20,
+        stdoutLimit: Int = 1 << 20,
+        stderrTailSize: Int = 4096,
+        drainAfterExit: Double = 0.1
+    ) {
+        self.argv = argv
+        self.environment = environment
+        self.workingDirectory = workingDirectory
+        self.stdin = stdin
+        self.timeout = timeout
+        self.grace = grace
+        self.memoryMax = memoryMax
+        self.stdoutLimit = stdoutLimit
+        self.stderrTailSize = stderrTailSize
+        self.drainAfterExit = drainAfterExit
+    }
+}
