@@ -1,0 +1,149 @@
+import Foundation
+
+/// Strict RFC 3339 date-times, as the provider protocol writes and reads them (hand-written, so the daemon parses
+/// a thousand entry dates without a formatter and rejects every non-RFC 3339 form ISO 8601 styles let through).
+///
+/// Parsing accepts what RFC 3339 §5.6 allows: `2026-01-05T08:00:00Z`, fractional seconds (`08:00:00.250Z`) and
+/// numeric offsets (`08:00:00+02:00`); `T`/`Z` may be lowercase. It rejects anything else, including dates without a
+/// time or an offset, and impossible fields such as February 30. Formatting always writes UTC with `Z`.
+public enum StrictRFC3339 {
+    /// Parses `text`, or returns nil if it is not an RFC 3339 date-time.
+    public static func date(from text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        var reader = Reader(bytes: bytes)
+        guard let year = reader.digits(4), reader.expect("-"),
+              let month = reader.digits(2), reader.expect("-"),
+              let day = reader.digits(2), reader.expect(anyOf: "Tt"),
+              let hour = reader.digits(2), reader.expect(":"),
+              let minute = reader.digits(2), reader.expect(":"),
+              let second = reader.digits(2)
+        else { return nil }
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+              hour <= 23, minute <= 59, second <= 60
+        else { return nil }
+        var fraction = 0.0
+        if reader.expect(".") {
+            var scale = 0.1
+            var count = 0
+            while let digit = reader.digit() {
+                fraction += Double(digit) * scale
+                scale /= 10
+                count += 1
+            }
+            guard count > 0 else { return nil }
+        }
+        var offsetSeconds = 0
+        if reader.expect(anyOf: "Zz") {
+            offsetSeconds = 0
+        } else if let sign = reader.sign() {
+            guard let offsetHours = reader.digits(2), reader.expect(":"), let offsetMinutes = reader.digits(2),
+                  offsetHours <= 23, offsetMinutes <= 59
+            else { return nil }
+            offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        } else {
+            return nil
+        }
+        guard reader.atEnd else { return nil }
+        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    /// `date` in UTC with `Z`: whole seconds when the date has no fraction, else milliseconds
+    /// (`2026-01-05T08:00:00Z`, `2026-01-05T08:00:00.250Z`).
+    public static func string(from date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var milliseconds = Int64((interval * 1000).rounded())
+        let millisecondPart = Int(((milliseconds % 1000) + 1000) % 1000)
+        milliseconds -= Int64(millisecondPart)
+        let totalSeconds = milliseconds / 1000
+        let days = Int(floorDivide(totalSeconds, 86_400))
+        let secondOfDay = Int(totalSeconds - Int64(days) * 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        let hour = secondOfDay / 3600
+        let minute = secondOfDay % 3600 / 60
+        let second = secondOfDay % 60
+        var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
+        text += pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2)
+        if millisecondPart != 0 { text += "." + pad(millisecondPart, 3) }
+        return text + "Z"
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+    }
+
+    private static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    // Howard Hinnant's days-from-civil and civil-from-days algorithms (proleptic Gregorian calendar).
+    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var position = 0
+
+        var atEnd: Bool { position == bytes.count }
+
+        mutating func digit() -> Int? {
+            guard position < bytes.count, bytes[position] >= 48, bytes[position] <= 57 else { return nil }
+            defer { position += 1 }
+            return Int(bytes[position] - 48)
+        }
+
+        mutating func digits(_ count: Int) -> Int? {
+            var value = 0
+            for _ in 0..<count {
+                guard let digit = digit() else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+
+        mutating func expect(_ character: Character) -> Bool { expect(anyOf: String(character)) }
+
+        mutating func expect(anyOf characters: String) -> Bool {
+            guard position < bytes.count, characters.utf8.contains(bytes[position]) else { return false }
+            position += 1
+            return true
+        }
+
+        mutating func sign() -> Int? {
+            if expect("+") { return 1 }
+            if expect("-") { return -1 }
+            return nil
+        }
+    }
+}

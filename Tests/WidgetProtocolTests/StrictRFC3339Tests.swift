@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import WidgetProtocol
+
+@Test("RFC 3339 forms parse to the right instant", arguments: [
+    ("2026-01-05T08:00:00Z", 1_767_600_000.0),
+    ("2026-01-05t08:00:00z", 1_767_600_000.0),
+    ("2026-01-05T09:30:00+01:30", 1_767_600_000.0),
+    ("2026-01-05T03:00:00-05:00", 1_767_600_000.0),
+    ("2026-01-05T08:00:00.25Z", 1_767_600_000.25),
+    ("2024-02-29T00:00:00Z", 1_709_164_800.0),
+    ("1969-12-31T23:59:59Z", -1.0),
+])
+func rfc3339Parses(_ text: String, _ seconds: Double) {
+    #expect(StrictRFC3339.date(from: text)?.timeIntervalSince1970 == seconds)
+}
+
+@Test("text that is not RFC 3339 is rejected", arguments: [
+    "tomorrow", "", "2026-01-05", "2026-01-05T08:00:00", "2026-01-05 08:00:00Z", "2026-1-05T08:00:00Z",
+    "2026-01-05T08:00Z", "2026-02-30T00:00:00Z", "2025-02-29T00:00:00Z", "2026-01-05T24:00:00Z",
+    "2026-01-05T08:00:00.Z", "2026-01-05T08:00:00+0100", "2026-01-05T08:00:00Z ", "1767600000",
+])
+func nonRFC3339IsRejected(_ text: String) {
+    #expect(StrictRFC3339.date(from: text) == nil)
+}
+
+@Test("dates format in UTC with Z, with milliseconds only when present", arguments: [
+    (1_767_600_000.0, "2026-01-05T08:00:00Z"),
+    (1_767_600_000.25, "2026-01-05T08:00:00.250Z"),
+    (-1.0, "1969-12-31T23:59:59Z"),
+    (951_782_400.0, "2000-02-29T00:00:00Z"),
+])
+func rfc3339Formats(_ seconds: Double, _ text: String) {
+    #expect(StrictRFC3339.string(from: Date(timeIntervalSince1970: seconds)) == text)
+}
