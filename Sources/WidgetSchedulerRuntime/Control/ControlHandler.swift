@@ -1,0 +1,29 @@
+import WidgetProtocol
+
+/// The daemon's side of the control socket: one function per call. `ControlServer` serves `org.varlink.service`
+/// itself, rejects unknown methods and streaming methods called without `more`, and hands every other call of
+/// `io.widgetscheduler.Scheduler` here, on the event loop's thread.
+///
+/// Decode parameters with `call.parameters(ReloadMethod.self)` (a thrown `ControlError` can be returned as
+/// `.error`), check permissions with `Authorization`, then either answer at once with `.reply(...)` or `.error(...)`,
+/// or keep `call` and return `.pending` to answer later (`call.reply`, `call.fail`) or to stream (`call.stream`).
+public protocol ControlHandler: AnyObject {
+    /// Answers one call from `peer`.
+    func handle(_ call: VarlinkCall, peer: PeerCredentials) -> VarlinkResponse
+}
+
+/// A handler's answer to a call.
+public enum VarlinkResponse: Sendable, Hashable {
+    /// The final reply, with these output parameters.
+    case reply([String: JSONValue])
+    /// A Varlink error.
+    case error(ControlError)
+    /// The handler kept the call and will answer (or stream) later through it. The connection processes no further
+    /// call until this one ends, as Varlink requires replies in call order.
+    case pending
+
+    /// The final reply, encoded from one of the interface's reply types.
+    public static func reply<Reply: Encodable>(_ reply: Reply) -> VarlinkResponse {
+        .reply(VarlinkCoding.parameters(reply))
+    }
+}

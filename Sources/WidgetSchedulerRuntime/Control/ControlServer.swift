@@ -1,0 +1,334 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SystemdKit
+import WidgetProtocol
+
+/// The Varlink server of the control socket, driven by the daemon's sd-event loop. No threads, no async.
+///
+/// It listens on a Unix socket it creates (`listen(path:)`) or one systemd passed (`adopt(listeningSocket:)`),
+/// accepts non-blocking connections up to `Configuration.maximumConnections` (one more is told
+/// `TooManyConnections` and closed), frames NUL-terminated messages, serves `org.varlink.service` itself and hands
+/// each call of `io.widgetscheduler.Scheduler` to the `ControlHandler`. An idle connection costs its descriptor, one
+/// epoll registration and a small object: buffers are released whenever they empty.
+public final class ControlServer: ControlConnectionDelegate {
+    /// Limits and the `GetInfo` answer.
+    public struct Configuration: Sendable {
+        public var info: VarlinkServiceInfo
+        /// Connections served at once; one more is refused.
+        public var maximumConnections: Int
+        /// The largest message accepted (1 MiB); a larger one gets `InvalidMessage` and its connection is closed.
+        public var maximumMessageSize: Int
+        /// Pending output above which a connection's requests wait until the client reads.
+        public var outputHighWater: Int
+        /// Pending output above which a client that does not read its stream is dropped.
+        public var outputLimit: Int
+
+        public init(
+            version: String, maximumConnections: Int = 4096,
+            maximumMessageSize: Int = ControlInterface.maximumMessageSize,
+            outputHighWater: Int = 1 << 20, outputLimit: Int = 16 << 20
+        ) {
+            self.info = VarlinkServiceInfo(
+                vendor: "widget-scheduler", product: "widget-scheduler", version: version,
+                url: "https://github.com/widget-scheduler/widget-scheduler",
+                interfaces: [ControlInterface.service, ControlInterface.name])
+            self.maximumConnections = maximumConnections
+            self.maximumMessageSize = maximumMessageSize
+            self.outputHighWater = outputHighWater
+            self.outputLimit = outputLimit
+        }
+    }
+
+    private struct Client {
+        let connection: ControlConnection
+        let fd: Int32
+        let source: EventSource
+        var interest: ControlConnection.Interest
+    }
+
+    private let loop: EventLoop
+    private weak var handler: ControlHandler?
+    private let configuration: Configuration
+    private let router: ControlRouter
+    private var listenFD: Int32 = -1
+    private var listenSource: EventSource?
+    private var retryTimer: EventSource?
+    private var ownsSocketPath: String?
+    private var clients: [Int: Client] = [:]
+    private var nextID = 0
+
+    /// A server that answers calls through `handler` (held weakly, so the daemon may own the server and be the
+    /// handler). Nothing listens until `listen(path:)` or `adopt(listeningSocket:)`.
+    public init(loop: EventLoop, handler: ControlHandler, configuration: Configuration) {
+        self.loop = loop
+        self.handler = handler
+        self.configuration = configuration
+        self.router = ControlRouter(info: configuration.info)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Connections open now.
+    public var connectionCount: Int { clients.count }
+
+    /// Creates, binds and listens on a Unix socket at `path`, mode 0666 (authorization is per call, by peer
+    /// credentials). A stale socket left by a dead daemon is replaced; a live one is an error.
+    public func listen(path: String) throws(SystemCallError) {
+        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+            throw SystemCallError(call: "bind \(path): path too long", errno: ENAMETOOLONG)
+        }
+        if Self.someoneListens(at: path) {
+            throw SystemCallError(call: "bind \(path): another server listens there", errno: EADDRINUSE)
+        }
+        unlink(path)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SystemCallError(call: "socket(AF_UNIX)", errno: errno) }
+        var address = Self.address(path)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0 else {
+            let error = SystemCallError(call: "bind \(path)", errno: errno)
+            close(fd)
+            throw error
+        }
+        chmod(path, 0o666)
+        guard Glibc.listen(fd, SOMAXCONN) == 0 else {
+            let error = SystemCallError(call: "listen \(path)", errno: errno)
+            close(fd)
+            unlink(path)
+            throw error
+        }
+        ownsSocketPath = path
+        do {
+            try start(listening: fd)
+        } catch {
+            close(fd)
+            unlink(path)
+            ownsSocketPath = nil
+            throw error
+        }
+    }
+
+    /// Serves a listening socket passed by systemd (`sd_listen_fds`). It is made non-blocking; the server closes it
+    /// on `stop()` but never unlinks its path, which belongs to the socket unit.
+    public func adopt(listeningSocket fd: Int32) throws(SystemCallError) {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            throw SystemCallError(call: "fcntl(O_NONBLOCK) on fd \(fd)", errno: errno)
+        }
+        try start(listening: fd)
+    }
+
+    private func start(listening fd: Int32) throws(SystemCallError) {
+        do {
+            listenSource = try loop.addIO(fd: fd, events: .readable) { [unowned self] _ in acceptAll() }
+        } catch {
+            throw SystemCallError(call: "sd_event_add_io (listening socket): \(error)", errno: EINVAL)
+        }
+        listenFD = fd
+    }
+
+    /// Stops listening and closes every connection; open streams first get their final empty reply (best effort,
+    /// without blocking). Pending calls see `onClose`. Safe to call twice.
+    public func stop() {
+        listenSource?.cancel()
+        listenSource = nil
+        retryTimer?.cancel()
+        retryTimer = nil
+        if listenFD >= 0 {
+            close(listenFD)
+            listenFD = -1
+        }
+        if let path = ownsSocketPath {
+            unlink(path)
+            ownsSocketPath = nil
+        }
+        for (id, client) in clients {
+            client.connection.endForShutdown()
+            flush(client)
+            remove(id)
+        }
+    }
+
+    private func acceptAll() {
+        // A bounded batch per wake-up keeps one flood from starving the loop's other sources.
+        for _ in 0..<256 {
+            // accept4 hides behind _GNU_SOURCE in Glibc's module; accept plus fcntl does the same on this one thread,
+            // and the provider runner closes every inherited descriptor anyway.
+            let fd = accept(listenFD, nil, nil)
+            if fd < 0 {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED: return
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    pauseAccepting()
+                    return
+                default: return
+                }
+            }
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
+                close(fd)
+                continue
+            }
+            accepted(fd)
+        }
+    }
+
+    private func accepted(_ fd: Int32) {
+        guard clients.count < configuration.maximumConnections else {
+            refuse(fd, ControlError.tooManyConnections(limit: configuration.maximumConnections))
+            return
+        }
+        guard let peer = try? PeerCredentials.of(socket: fd) else {
+            close(fd)
+            return
+        }
+        nextID += 1
+        let id = nextID
+        let connection = ControlConnection(
+            id: id, peer: peer, router: router, handler: handler,
+            maximumMessageSize: configuration.maximumMessageSize,
+            outputHighWater: configuration.outputHighWater, outputLimit: configuration.outputLimit)
+        connection.delegate = self
+        let source: EventSource
+        do {
+            source = try loop.addIO(fd: fd, events: .readable) { [unowned self] events in
+                ready(id: id, events: events)
+            }
+        } catch {
+            close(fd)
+            return
+        }
+        clients[id] = Client(connection: connection, fd: fd, source: source, interest: .init(read: true, write: false))
+    }
+
+    /// Tells a connection over the limit why, without blocking, and closes it.
+    private func refuse(_ fd: Int32, _ error: ControlError) {
+        if var bytes = try? VarlinkCoding.encode(VarlinkReply(error: error)) {
+            bytes.append(0)
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+        }
+        close(fd)
+    }
+
+    /// Out of descriptors: stop accepting until a connection closes, or a second passes.
+    private func pauseAccepting() {
+        try? listenSource?.setEnabled(.off)
+        retryTimer = try? loop.addTimer(after: 1_000_000, accuracy: 100_000) { [unowned self] in resumeAccepting() }
+    }
+
+    private func resumeAccepting() {
+        retryTimer?.cancel()
+        retryTimer = nil
+        if listenFD >= 0 { try? listenSource?.setEnabled(.on) }
+    }
+
+    private func ready(id: Int, events: IOEvents) {
+        guard let client = clients[id] else { return }
+        if events.contains(.error) {
+            client.connection.abort()
+        } else if events.contains(.readable) || events.contains(.hangup) {
+            read(client)
+        }
+        service(id)
+    }
+
+    func connectionNeedsService(_ connection: ControlConnection) {
+        service(connection.id)
+    }
+
+    /// Writes what can be written, then closes the connection or updates what the loop waits for.
+    private func service(_ id: Int) {
+        guard var client = clients[id] else { return }
+        flush(client)
+        if client.connection.closed {
+            remove(id)
+            return
+        }
+        let interest = client.connection.interest
+        if interest != client.interest {
+            var events: IOEvents = []
+            if interest.read { events.insert(.readable) }
+            if interest.write { events.insert(.writable) }
+            try? client.source.setIOEvents(events)
+            client.interest = interest
+            clients[id] = client
+        }
+    }
+
+    private func read(_ client: Client) {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        // A bounded number of reads per wake-up keeps one busy client from starving the others.
+        for _ in 0..<16 {
+            guard client.connection.interest.read else { return }
+            let count = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                buffer.withUnsafeBytes { client.connection.receive(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                if count < buffer.count { return }
+            } else if count == 0 {
+                client.connection.receiveEnd()
+                return
+            } else {
+                if errno == EINTR { continue }
+                if errno != EAGAIN && errno != EWOULDBLOCK { client.connection.abort() }
+                return
+            }
+        }
+    }
+
+    private func flush(_ client: Client) {
+        while client.connection.pendingOutputCount > 0 {
+            let written = client.connection.withPendingOutput {
+                send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if written > 0 {
+                client.connection.didWrite(written)
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else {
+                if written < 0 && errno != EAGAIN && errno != EWOULDBLOCK { client.connection.abort() }
+                return
+            }
+        }
+    }
+
+    private func remove(_ id: Int) {
+        guard let client = clients.removeValue(forKey: id) else { return }
+        client.connection.abort()
+        client.source.cancel()
+        close(client.fd)
+        if retryTimer != nil { resumeAccepting() }
+    }
+
+    private static func address(_ path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return address
+    }
+
+    /// Whether a server accepts connections at `path` now (a stale socket refuses them).
+    private static func someoneListens(at path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = address(path)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return connected == 0
+    }
+}
