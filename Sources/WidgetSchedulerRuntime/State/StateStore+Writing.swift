@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+
+extension StateStore {
+    /// Deletes a widget's lines beyond the newest `?2`: an index seek on (widgetID, id), then `?2` index steps.
+    static let historyTrimSQL = """
+        DELETE FROM history WHERE widgetID = ?1 AND id <= (
+            SELECT id FROM history WHERE widgetID = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)
+        """
+
+    /// Deletes at most `?2` lines older than `?1`, found through the index on `at`.
+    static let historyExpireSQL =
+        "DELETE FROM history WHERE id IN (SELECT id FROM history WHERE at < ?1 ORDER BY at LIMIT ?2)"
+
+    /// Applies every change of `batch` in one transaction: either all of it is committed, or, if any statement
+    /// fails, none of it is and the error is thrown.
+    ///
+    /// History lines for a widget that is in neither the store nor the batch are dropped rather than failing the
+    /// batch. After the appends, each widget that received lines is trimmed to `historyLimitPerWidget`, and at most
+    /// `historyAgePruneChunk` lines older than `historyMaxAge` (against the newest appended line) are removed, so
+    /// pruning costs a few index steps per turn and never a full scan.
+    public func apply(_ batch: StateBatch) throws {
+        guard !batch.isEmpty else { return }
+        try databaseQueue.write { db in
+            try deleteWidgets(batch.deletedWidgetIDs, db)
+            try upsertWidgets(batch.widgets.values, db)
+            try upsertSchedules(batch.schedules.values, db)
+            try upsertTimelines(batch.timelines.values, db)
+            try updateCurrentEntryIndexes(batch.currentEntryIndexes, db)
+            try appendHistory(batch.history, db)
+            try writeGroupData(batch.groupData, db)
+            try writeMeta(batch.meta, db)
+        }
+    }
+
+    private func deleteWidgets(_ ids: Set<String>, _ db: Database) throws {
+        guard !ids.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: "DELETE FROM widget WHERE id = ?")
+        for id in ids {
+            try statement.execute(arguments: [id])
+        }
+    }
+
+    private func upsertWidgets(_ widgets: Dictionary<String, WidgetRecord>.Values, _ db: Database) throws {
+        guard !widgets.isEmpty else { return }
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO widget (id, kind, family, configuration, addedAt) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, family = excluded.family,
+                    configuration = excluded.configuration, addedAt = excluded.addedAt
+                """)
+        for widget in widgets {
+            try statement.execute(arguments: [
+                widget.id, widget.kind, widget.family, widget.configuration, widget.addedAt.timeIntervalSinceReferenceDate,
+            ])
+        }
+    }
+
+    private func upsertSchedules(_ schedules: Dictionary<String, WidgetScheduleRecord>.Values, _ db: Database) throws {
+        guard !schedules.isEmpty else { return }
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO widget_schedule (widgetID, state, nextDue, quarantined) VALUES (?, ?, ?, ?)
+                ON CONFLICT (widgetID) DO UPDATE SET state = excluded.state, nextDue = excluded.nextDue,
+                    quarantined = excluded.quarantined
+                """)
+        for schedule in schedules {
+            try statement.execute(arguments: [
+                schedule.widgetID, schedule.state, schedule.nextDue?.timeIntervalSinceReferenceDate, schedule.quarantined,
+            ])
+        }
+    }
+
+    private func upsertTimelines(_ timelines: Dictionary<String, TimelineRecord>.Values, _ db: Database) throws {
+        guard !timelines.isEmpty else { return }
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO timeline (widgetID, timeline, receivedAt, currentEntryIndex) VALUES (?, ?, ?, ?)
+                ON CONFLICT (widgetID) DO UPDATE SET timeline = excluded.timeline, receivedAt = excluded.receivedAt,
+                    currentEntryIndex = excluded.currentEntryIndex
+                """)
+        for timeline in timelines {
+            try statement.execute(arguments: [
+                timeline.widgetID, timeline.timeline, timeline.receivedAt.timeIntervalSinceReferenceDate,
+                timeline.currentEntryIndex,
+            ])
+        }
+    }
+
+    private func updateCurrentEntryIndexes(_ indexes: [String: Int?], _ db: Database) throws {
+        guard !indexes.isEmpty else { return }
+        let statement = try db.cachedStatement(sql: "UPDATE timeline SET currentEntryIndex = ? WHERE widgetID = ?")
+        for (widgetID, index) in indexes {
+            try statement.execute(arguments: [index, widgetID])
+        }
+    }
+
+    private func appendHistory(_ records: [HistoryRecord], _ db: Database) throws {
+        guard !records.isEmpty else { return }
+        let insert = try db.cachedStatement(
+            sql: """
+                INSERT INTO history (widgetID, at, monotonic, event, reason, outcome, because, detail)
+                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM widget WHERE id = ?1)
+                """)
+        var newest = -Double.infinity
+        var widgetIDs: Set<String> = []
+        for record in records {
+            let at = record.at.timeIntervalSinceReferenceDate
+            try insert.execute(arguments: [
+                record.widgetID, at, record.monotonic, record.event.rawValue, record.reason, record.outcome,
+                record.because, record.detail,
+            ])
+            newest = max(newest, at)
+            widgetIDs.insert(record.widgetID)
+        }
+        let trim = try db.cachedStatement(sql: Self.historyTrimSQL)
+        for widgetID in widgetIDs {
+            try trim.execute(arguments: [widgetID, options.historyLimitPerWidget])
+        }
+        let expire = try db.cachedStatement(sql: Self.historyExpireSQL)
+        try expire.execute(arguments: [newest - options.historyMaxAge, options.historyAgePruneChunk])
+    }
+
+    private func writeGroupData(_ changes: [StateBatch.GroupDataKey: GroupDataRecord?], _ db: Database) throws {
+        guard !changes.isEmpty else { return }
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO group_data ("group", key, value, updatedAt) VALUES (?, ?, ?, ?)
+                ON CONFLICT ("group", key) DO UPDATE SET value = excluded.value, updatedAt = excluded.updatedAt
+                """)
+        let delete = try db.cachedStatement(sql: "DELETE FROM group_data WHERE \"group\" = ? AND key = ?")
+        for (identity, record) in changes {
+            if let record {
+                try upsert.execute(arguments: [
+                    record.group, record.key, record.value, record.updatedAt.timeIntervalSinceReferenceDate,
+                ])
+            } else {
+                try delete.execute(arguments: [identity.group, identity.key])
+            }
+        }
+    }
+
+    private func writeMeta(_ meta: [String: String?], _ db: Database) throws {
+        guard !meta.isEmpty else { return }
+        let upsert = try db.cachedStatement(
+            sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
+        let delete = try db.cachedStatement(sql: "DELETE FROM meta WHERE key = ?")
+        for (key, value) in meta {
+            if let value {
+                try upsert.execute(arguments: [key, value])
+            } else {
+                try delete.execute(arguments: [key])
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+
+/// The daemon's persistent state in `<state-dir>/state.sqlite`: widgets, scheduler state, last good timelines, a
+/// bounded history, shared group data and meta values.
+///
+/// The store is synchronous and meant for one thread, the daemon's event loop. It writes through `apply(_:)`, once
+/// per loop turn, in one transaction.
+///
+/// Durability. The database runs in WAL mode. A commit appends the transaction's pages and a commit frame to
+/// `state.sqlite-wal` with write(2) before it returns; those bytes then live in the kernel's page cache, which a
+/// `kill -9` of the process cannot take away. On the next open SQLite replays every transaction whose commit frame is
+/// in the WAL and ignores a torn tail, so a killed daemon loses nothing it committed and never sees half a batch.
+/// `synchronous=NORMAL` only skips the fsync at commit (the WAL is fsynced at each checkpoint), so only an OS crash or
+/// power loss can drop the latest commits, and even then the database stays consistent. Use
+/// `StateStoreOptions.Durability.powerLoss` to fsync every commit instead.
+///
+/// A budget spend is safe from `kill -9` once `apply(_:)` has returned for the batch that holds it: the daemon must
+/// apply a turn's batch before it starts the runs that batch pays for, or a kill between the spawn and the commit
+/// would refund the tokens.
+public final class StateStore {
+    /// The path of the database file.
+    public let path: String
+    /// The options the store was opened with.
+    public let options: StateStoreOptions
+    let databaseQueue: DatabaseQueue
+
+    /// The file name of the database inside the state directory.
+    public static let fileName = "state.sqlite"
+
+    /// Opens (creating if needed) `state.sqlite` in `directory`, and brings its schema up to date.
+    ///
+    /// - Throws: `StateStoreError.cannotOpen` naming the file, or `StateStoreError.newerSchema` if a newer version
+    ///   wrote the database.
+    public convenience init(directory: URL, options: StateStoreOptions = StateStoreOptions()) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StateStoreError.cannotOpen(path: directory.path, reason: "\(error)")
+        }
+        try self.init(path: directory.appendingPathComponent(Self.fileName).path, options: options)
+    }
+
+    /// Opens (creating if needed) the database at `path`, and brings its schema up to date.
+    public init(path: String, options: StateStoreOptions = StateStoreOptions()) throws {
+        self.path = path
+        self.options = options
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(options.busyTimeout)
+        configuration.foreignKeysEnabled = true
+        configuration.label = "widget-scheduler.state"
+        let synchronous = options.durability == .powerLoss ? "FULL" : "NORMAL"
+        do {
+            databaseQueue = try DatabaseQueue(path: path, configuration: configuration)
+            try databaseQueue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                // Bounds the WAL file left on disk after a checkpoint that follows a large transaction.
+                try db.execute(sql: "PRAGMA journal_size_limit = \(16 * 1024 * 1024)")
+            }
+        } catch {
+            throw StateStoreError.cannotOpen(path: path, reason: "\(error)")
+        }
+        try migrate()
+    }
+
+    private func migrate() throws {
+        let migrator = StateSchema.migrator
+        let unknown: [String]
+        do {
+            unknown = try databaseQueue.read { db in
+                try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+            }
+        } catch {
+            throw StateStoreError.cannotOpen(path: path, reason: "\(error)")
+        }
+        guard unknown.isEmpty else {
+            throw StateStoreError.newerSchema(path: path, unknownMigrations: unknown)
+        }
+        do {
+            try migrator.migrate(databaseQueue)
+        } catch {
+            throw StateStoreError.cannotOpen(path: path, reason: "migration failed: \(error)")
+        }
+    }
+
+    /// Closes the database. Later calls throw.
+    public func close() throws {
+        try databaseQueue.close()
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns its report: `ok` when the database is sound.
+    public func integrityCheck() throws -> String {
+        try databaseQueue.read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n")
+        }
+    }
+
+    /// The migrations applied to the database, in order.
+    public func appliedMigrations() throws -> [String] {
+        try databaseQueue.read { db in try StateSchema.migrator.appliedMigrations(db) }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// Tunables of the state store; the defaults are what the daemon uses.
+public struct StateStoreOptions: Sendable {
+    /// How hard a commit waits for the disk.
+    public enum Durability: Sendable {
+        /// `synchronous=NORMAL`: a commit is safe from a crash or `kill -9` of the process, but the last commits may
+        /// be lost (never corrupted) if the machine loses power before the next checkpoint.
+        case processCrash
+        /// `synchronous=FULL`: every commit is fsynced, so it survives power loss too, at the cost of one fsync per
+        /// commit.
+        case powerLoss
+    }
+
+    /// At most this many history lines are kept per widget.
+    public var historyLimitPerWidget: Int
+    /// History lines older than this many seconds (against the newest line appended) are pruned.
+    public var historyMaxAge: TimeInterval
+    /// At most this many expired history lines are pruned per batch, so pruning never stalls a loop turn.
+    public var historyAgePruneChunk: Int
+    /// How long a write waits for another connection's lock before failing, in seconds.
+    public var busyTimeout: TimeInterval
+    /// Commit durability.
+    public var durability: Durability
+
+    public init(
+        historyLimitPerWidget: Int = 200,
+        historyMaxAge: TimeInterval = 7 * 24 * 3600,
+        historyAgePruneChunk: Int = 500,
+        busyTimeout: TimeInterval = 5,
+        durability: Durability = .processCrash
+    ) {
+        self.historyLimitPerWidget = historyLimitPerWidget
+        self.historyMaxAge = historyMaxAge
+        self.historyAgePruneChunk = historyAgePruneChunk
+        self.busyTimeout = busyTimeout
+        self.durability = durability
+    }
+}

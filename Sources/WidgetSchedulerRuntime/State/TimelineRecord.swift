@@ -1,0 +1,20 @@
+import Foundation
+
+/// The last good timeline of a widget, and which of its entries is current.
+public struct TimelineRecord: Sendable, Hashable {
+    /// The widget this timeline belongs to; the widget must exist in the store.
+    public var widgetID: String
+    /// The timeline as JSON text, stored verbatim.
+    public var timeline: String
+    /// When the provider delivered it.
+    public var receivedAt: Date
+    /// The index of the current entry, or nil before the first entry's date.
+    public var currentEntryIndex: Int?
+
+    public init(widgetID: String, timeline: String, receivedAt: Date, currentEntryIndex: Int?) {
+        self.widgetID = widgetID
+        self.timeline = timeline
+        self.receivedAt = receivedAt
+        self.currentEntryIndex = currentEntryIndex
+    }
+}
