@@ -1,0 +1,55 @@
+/// One provider's manifest: how to run it and which widget kinds it serves.
+public struct ProviderManifest: Sendable, Hashable {
+    /// The manifest file's path.
+    public var path: String
+    /// The program and its arguments. A relative program path in the file is resolved against the manifest's
+    /// directory, so `exec[0]` is always absolute.
+    public var exec: [String]
+    /// Seconds a run may take before the runner stops it (`timeout`, default 30).
+    public var timeout: Double
+    /// Bytes of memory a run may use (`memory-max`, default 128 MiB).
+    public var memoryMax: Int
+    /// The shared data group (`group`), whose directory providers get as `context.dataDirectory`.
+    public var group: String?
+    /// Users who own the kinds: they may reload, configure, write the group's data and use `--foreground`.
+    public var ownerUsers: [String]
+    /// Groups whose members own the kinds.
+    public var ownerGroups: [String]
+    /// The widget kinds served, in file order.
+    public var widgets: [WidgetKindManifest]
+
+    /// Seconds a run may take when the manifest does not say.
+    public static let defaultTimeout = 30.0
+    /// Bytes a run may use when the manifest does not say: 128 MiB.
+    public static let defaultMemoryMax = 128 * 1024 * 1024
+
+    public init(
+        path: String,
+        exec: [String],
+        timeout: Double = defaultTimeout,
+        memoryMax: Int = defaultMemoryMax,
+        group: String? = nil,
+        ownerUsers: [String] = [],
+        ownerGroups: [String] = [],
+        widgets: [WidgetKindManifest]
+    ) {
+        self.path = path
+        self.exec = exec
+        self.timeout = timeout
+        self.memoryMax = memoryMax
+        self.group = group
+        self.ownerUsers = ownerUsers
+        self.ownerGroups = ownerGroups
+        self.widgets = widgets
+    }
+
+    /// The kind named `kind`, if this manifest serves it.
+    public func widget(kind: String) -> WidgetKindManifest? {
+        widgets.first { $0.kind == kind }
+    }
+
+    /// Whether a user with this name and these group names owns this manifest's kinds.
+    public func isOwned(byUser userName: String, groups groupNames: [String]) -> Bool {
+        ownerUsers.contains(userName) || groupNames.contains(where: ownerGroups.contains)
+    }
+}
