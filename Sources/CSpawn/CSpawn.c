@@ -22,6 +22,9 @@ int cspawn_attr_init_isolated(posix_spawnattr_t *attr) {
     sigemptyset(&signals);
     if ((error = posix_spawnattr_setsigmask(attr, &signals)) != 0) return error;
     sigfillset(&signals);
+    // glibc's sigfillset leaves out its internal signals (32 and 33), and its spawn then leaves them ignored in the
+    // child, where they are ordinary real-time signals: reset them too. Signal n is bit n - 1 of the set.
+    signals.__val[0] |= (1UL << 31) | (1UL << 32);
     if ((error = posix_spawnattr_setsigdefault(attr, &signals)) != 0) return error;
     return posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 }
