@@ -4,4 +4,33 @@
 #include <systemd/sd-event.h>
 #include <systemd/sd-journal.h>
 #include <systemd/sd-id128.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Swift cannot reach siginfo_t's union members through the si_status macro. */
+static inline int csystemd_siginfo_code(const siginfo_t *info) { return info->si_code; }
+static inline int csystemd_siginfo_status(const siginfo_t *info) { return info->si_status; }
+static inline int csystemd_siginfo_pid(const siginfo_t *info) { return (int)info->si_pid; }
+
+/* glibc 2.36 has pidfd_open(), but only behind <sys/pidfd.h>; the raw syscall works everywhere. */
+static inline int csystemd_pidfd_open(int pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+
+/* timerfd flags are anonymous enums in glibc; spell them out for Swift. */
+static inline int csystemd_tfd_flags_nonblock_cloexec(void) { return TFD_NONBLOCK | TFD_CLOEXEC; }
+static inline int csystemd_tfd_timer_abstime_cancel_on_set(void) {
+    return TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET;
+}
+
+static inline int csystemd_sigprocmask_block(const sigset_t *set) { return pthread_sigmask(SIG_BLOCK, set, NULL); }
+static inline int csystemd_signal_is_blocked(int signo) {
+    sigset_t current;
+    if (pthread_sigmask(SIG_SETMASK, NULL, &current) != 0) return 0;
+    return sigismember(&current, signo) == 1;
+}
 #endif
