@@ -78,6 +78,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "state-bench",
+            dependencies: ["WidgetSchedulerRuntime"],
+            path: "benchmarks/state-bench"
+        ),
         .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),
         .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol"]),
         .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol"]),
