@@ -1,0 +1,101 @@
+import Logging
+
+/// The pure part of journal logging: how swift-log's level, message and metadata become journal fields.
+public enum JournalFields {
+    /// Journal field names longer than this are rejected by journald.
+    public static let maximumNameLength = 64
+
+    /// Fields the log handlers write themselves; metadata cannot overwrite them.
+    public static let reservedNames: Set<String> = [
+        "MESSAGE", "PRIORITY", "SYSLOG_IDENTIFIER", "CODE_FILE", "CODE_LINE", "CODE_FUNC",
+    ]
+
+    /// The prefix given to metadata keys that collide with `reservedNames` or start with a digit.
+    public static let collisionPrefix = "META_"
+
+    /// The syslog priority (0 emergency … 7 debug) for a swift-log level.
+    public static func priority(of level: Logger.Level) -> Int {
+        switch level {
+        case .trace, .debug: return 7
+        case .info: return 6
+        case .notice: return 5
+        case .warning: return 4
+        case .error: return 3
+        case .critical: return 2
+        }
+    }
+
+    /// Turns a metadata key into a valid journal field name: ASCII letters upper-cased, every other character outside
+    /// `[A-Z0-9_]` replaced by `_`, leading underscores dropped (they mark trusted fields that clients may not send),
+    /// `META_` prefixed when the result starts with a digit or names a field the handler writes itself, and cut to 64
+    /// characters. Returns nil when nothing usable is left (an empty key or only underscores).
+    public static func fieldName(forMetadataKey key: String) -> String? {
+        var characters: [Character] = key.unicodeScalars.map { scalar in
+            switch scalar {
+            case "a"..."z": return Character(String(scalar).uppercased())
+            case "A"..."Z", "0"..."9", "_": return Character(scalar)
+            default: return "_"
+            }
+        }
+        while characters.first == "_" {
+            characters.removeFirst()
+        }
+        guard let first = characters.first else { return nil }
+        var name = String(characters)
+        if first.isNumber || reservedNames.contains(name) {
+            name = collisionPrefix + name
+        }
+        return String(name.prefix(maximumNameLength))
+    }
+
+    /// The text of a metadata value: strings as they are, everything else in swift-log's own rendering.
+    public static func text(of value: Logger.MetadataValue) -> String {
+        switch value {
+        case .string(let string): return string
+        case .stringConvertible(let convertible): return convertible.description
+        case .array, .dictionary: return value.description
+        }
+    }
+
+    /// Every field of one journal entry, in a stable order: the message, priority and identifier, the code location,
+    /// then the metadata sorted by field name. When two metadata keys map to the same name, the one sorting last wins.
+    public static func entry(
+        message: String, level: Logger.Level, identifier: String, metadata: Logger.Metadata,
+        file: String, line: UInt, function: String
+    ) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = [
+            ("MESSAGE", message),
+            ("PRIORITY", String(priority(of: level))),
+            ("SYSLOG_IDENTIFIER", identifier),
+            ("CODE_FILE", file),
+            ("CODE_LINE", String(line)),
+            ("CODE_FUNC", function),
+        ]
+        var named: [String: String] = [:]
+        for key in metadata.keys.sorted() {
+            guard let name = fieldName(forMetadataKey: key), let value = metadata[key] else { continue }
+            named[name] = text(of: value)
+        }
+        for name in named.keys.sorted() {
+            fields.append((name, named[name] ?? ""))
+        }
+        return fields
+    }
+
+    /// The merged metadata for one event: the handler's, then the provider's, then the call's, later ones winning.
+    static func merge(
+        handler: Logger.Metadata, provider: Logger.MetadataProvider?, event: Logger.Metadata?, error: (any Error)?
+    ) -> Logger.Metadata {
+        var merged = handler
+        if let provided = provider?.get() {
+            merged.merge(provided) { _, new in new }
+        }
+        if let event {
+            merged.merge(event) { _, new in new }
+        }
+        if let error {
+            merged["ERROR"] = .string(String(describing: error))
+        }
+        return merged
+    }
+}

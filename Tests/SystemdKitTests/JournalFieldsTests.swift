@@ -1,0 +1,81 @@
+import Logging
+import Testing
+
+@testable import SystemdKit
+
+@Suite("Journal field encoding")
+struct JournalFieldsTests {
+    @Test(arguments: [
+        ("widget_kind", "WIDGET_KIND"),
+        ("WIDGET_ID", "WIDGET_ID"),
+        ("provider.pid", "PROVIDER_PID"),
+        ("next-reload", "NEXT_RELOAD"),
+        ("_trusted", "TRUSTED"),
+        ("__uid", "UID"),
+        ("3d", "META_3D"),
+        ("message", "META_MESSAGE"),
+        ("PRIORITY", "META_PRIORITY"),
+        ("code_line", "META_CODE_LINE"),
+        ("MESSAGE_ID", "MESSAGE_ID"),
+        ("café", "CAF_"),
+        ("with space", "WITH_SPACE"),
+        (String(repeating: "a", count: 80), String(repeating: "A", count: 64)),
+    ])
+    func metadataKeysBecomeValidFieldNames(key: String, expected: String) {
+        #expect(JournalFields.fieldName(forMetadataKey: key) == expected)
+    }
+
+    @Test(arguments: ["", "_", "___"])
+    func keysWithNothingUsableAreDropped(key: String) {
+        #expect(JournalFields.fieldName(forMetadataKey: key) == nil)
+    }
+
+    @Test(arguments: [
+        (Logger.Level.trace, 7), (.debug, 7), (.info, 6), (.notice, 5), (.warning, 4), (.error, 3), (.critical, 2),
+    ])
+    func levelsMapToSyslogPriorities(level: Logger.Level, priority: Int) {
+        #expect(JournalFields.priority(of: level) == priority)
+    }
+
+    @Test func entryListsFixedFieldsThenSortedMetadata() {
+        let fields = JournalFields.entry(
+            message: "run finished", level: .notice, identifier: "widget-scheduler",
+            metadata: ["widget_kind": "weather", "MESSAGE_ID": "0123", "tokens": .stringConvertible(3),
+                       "message": "shadow"],
+            file: "Runtime/Run.swift", line: 42, function: "finish()")
+        #expect(fields.map { "\($0.name)=\($0.value)" } == [
+            "MESSAGE=run finished", "PRIORITY=5", "SYSLOG_IDENTIFIER=widget-scheduler",
+            "CODE_FILE=Runtime/Run.swift", "CODE_LINE=42", "CODE_FUNC=finish()",
+            "MESSAGE_ID=0123", "META_MESSAGE=shadow", "TOKENS=3", "WIDGET_KIND=weather",
+        ])
+    }
+
+    @Test func laterMetadataSourcesWin() {
+        let merged = JournalFields.merge(
+            handler: ["a": "handler", "b": "handler"], provider: nil, event: ["b": "event"], error: nil)
+        #expect(merged == ["a": "handler", "b": "event"])
+    }
+
+    @Test func stderrLineUsesJournalNamesAndQuotesWhenNeeded() {
+        let line = StderrLogHandler.line(
+            level: .warning, message: "provider failed\nbadly",
+            metadata: ["widget_id": "w3", "failure_reason": "exit status 2", "quote": "say \"hi\""])
+        #expect(line == #"WARNING provider failed badly FAILURE_REASON="exit status 2" QUOTE="say \"hi\"" WIDGET_ID=w3"#)
+    }
+
+    @Test(arguments: [
+        ([String: String](), true, false, LoggingBootstrap.Target.journal),
+        ([:], false, false, .stderr),
+        ([:], true, true, .stderr),
+        (["LOG_TARGET": "stderr"], true, false, .stderr),
+        (["LOG_TARGET": "journal"], false, true, .journal),
+        (["LOG_TARGET": "bogus"], true, false, .journal),
+    ])
+    func automaticTargetPrefersTheJournalForDaemons(
+        environment: [String: String], socketExists: Bool, terminal: Bool, expected: LoggingBootstrap.Target
+    ) {
+        let target = LoggingBootstrap.automaticTarget(
+            environment: environment, journalSocketExists: socketExists, stderrIsTerminal: terminal)
+        #expect(target == expected)
+    }
+}
