@@ -64,6 +64,12 @@ let package = Package(
         ),
         .target(name: "WidgetProviderKit"),
         .executableTarget(
+            name: "clock-provider",
+            dependencies: ["WidgetProviderKit"],
+            path: "examples/clock-swift",
+            exclude: ["clock.toml"]
+        ),
+        .executableTarget(
             name: "widget-scheduler",
             dependencies: [
                 "WidgetSchedulerCore", "WidgetProtocol", "WidgetProviders", "WidgetSchedulerRuntime", "SystemdKit",
@@ -91,6 +97,7 @@ let package = Package(
             name: "WidgetSchedulerRuntimeTests",
             dependencies: ["WidgetSchedulerRuntime", "WidgetSchedulerTestKit"]
         ),
+        .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol"]),
     ]
 )

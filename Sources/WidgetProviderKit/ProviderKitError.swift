@@ -1,0 +1,30 @@
+/// Why the SDK could not answer a request. Printed on stderr; the process then exits with `exitCode`.
+public enum ProviderKitError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Stdin was not a v1 request.
+    case invalidRequest(String)
+    /// The request's protocol version is not 1.
+    case unsupportedProtocol(Int)
+    /// No widget in this executable serves the kind.
+    case unknownKind(String, served: [String])
+    /// The request kind is not one of the protocol's.
+    case unknownRequest(String)
+    /// An entry's content could not be encoded as JSON.
+    case encoding(String)
+
+    public var description: String {
+        switch self {
+        case .invalidRequest(let detail): return "invalid request on stdin: \(detail)"
+        case .unsupportedProtocol(let version): return "unsupported protocol version \(version) (this SDK speaks 1)"
+        case .unknownKind(let kind, let served):
+            return "unknown kind \"\(kind)\" (this provider serves: \(served.joined(separator: ", ")))"
+        case .unknownRequest(let request): return "unknown request \"\(request)\""
+        case .encoding(let detail): return "could not encode the answer: \(detail)"
+        }
+    }
+
+    /// 2 for a request this provider cannot understand, 1 for a failure to answer.
+    public var exitCode: Int32 {
+        if case .encoding = self { return 1 }
+        return 2
+    }
+}

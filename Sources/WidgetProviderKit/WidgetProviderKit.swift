@@ -1,1 +1,0 @@
-// Module WidgetProviderKit: see Package.swift for what it holds.
