@@ -1,0 +1,70 @@
+import Logging
+
+/// One fixed 128-bit journal MESSAGE_ID per kind of event the daemon logs (made with `systemd-id128 new`).
+///
+/// `units/widget-scheduler.catalog` has an entry for each, shown by `journalctl -x`; `docs/journal.md` lists them.
+/// Never change a value: queries such as `journalctl MESSAGE_ID=…` and the catalog depend on it.
+public enum JournalMessageID: String, CaseIterable, Sendable {
+    /// A provider run began (fields: WIDGET_ID, WIDGET_KIND, RELOAD_REASON, PROVIDER_PID).
+    case runStarted = "6e60a12f3b8c48b581854b2f29eecc0d"
+    /// A provider answered with a valid timeline (WIDGET_ID, WIDGET_KIND, POLICY, NEXT_RELOAD, DURATION_USEC).
+    case runFinished = "7633e9afe0f54a36aebcf59076c059dd"
+    /// A provider run failed (WIDGET_ID, WIDGET_KIND, FAILURE_REASON, EXIT_STATUS, DURATION_USEC).
+    case runFailed = "bd4e8c89b92f41518396f51928470b1b"
+    /// A reload request was decided: ran, coalesced or deferred (WIDGET_ID, DECISION, BECAUSE, NEXT_RELOAD).
+    case requestDecided = "deed13254889476caf47013731a47c46"
+    /// A control request was refused by peer-credential authorization.
+    case requestRefused = "1461c55dfe9f44e3bfc4e8f05cb5bebe"
+    /// A widget was quarantined after repeated failures (WIDGET_ID, WIDGET_KIND, FAILURE_REASON, NEXT_RELOAD).
+    case quarantined = "f76e6ad5252542e29605d7d9d1cd0827"
+    /// A widget's daily refresh budget ran out (WIDGET_ID, WIDGET_KIND, TOKENS, NEXT_RELOAD).
+    case budgetExhausted = "089c456983f74aec8f7a86abff01c587"
+    /// A provider manifest was rejected (FAILURE_REASON names the file and field).
+    case manifestInvalid = "352bf103d0f84c2b9990adb8dfbede5d"
+    /// The daemon finished starting and is ready.
+    case started = "0545ab5ea7104499b91911c0bb1a3cfb"
+    /// The daemon is shutting down.
+    case stopping = "bdbe5d26d74446b3ad6d74a6123bd696"
+    /// The configuration and manifests were re-read (SIGHUP / `systemctl reload`).
+    case reloaded = "2f22a52a816542b0973eb3864977d73d"
+    /// A widget's current timeline entry changed (WIDGET_ID, WIDGET_KIND).
+    case entryChanged = "2268848ce0a643bb80fd20918ce9d031"
+    /// The wall clock jumped; deadlines were recomputed.
+    case clockChanged = "02fef42b6e1341f5a03bd2559d149440"
+
+    /// The value for a `Logger.Metadata` entry under `JournalField.messageID`.
+    public var metadataValue: Logger.MetadataValue {
+        .string(rawValue)
+    }
+}
+
+/// The structured journal fields the daemon attaches to its log entries, as swift-log metadata keys. The journal
+/// handler passes these names through unchanged.
+public enum JournalField {
+    /// The event kind; its value is a `JournalMessageID` raw value.
+    public static let messageID = "MESSAGE_ID"
+    /// The widget's id, e.g. "w3".
+    public static let widgetID = "WIDGET_ID"
+    /// The provider kind, e.g. "weather".
+    public static let widgetKind = "WIDGET_KIND"
+    /// Why a run happened: initial, policy, request, catch-up, retry, …
+    public static let reloadReason = "RELOAD_REASON"
+    /// A request's outcome: ran, coalesced or deferred.
+    public static let decision = "DECISION"
+    /// Why it was decided so: minimum interval, budget, quarantine, …
+    public static let because = "BECAUSE"
+    /// The next planned reload, RFC 3339.
+    public static let nextReload = "NEXT_RELOAD"
+    /// The timeline's reload policy: atEnd, after(date) or never.
+    public static let policy = "POLICY"
+    /// Tokens left in the widget's daily budget.
+    public static let tokens = "TOKENS"
+    /// The provider process id of a run.
+    public static let providerPID = "PROVIDER_PID"
+    /// How the provider process ended, e.g. "exited with status 2".
+    public static let exitStatus = "EXIT_STATUS"
+    /// Why a run or manifest failed, naming the file, field or entry at fault.
+    public static let failureReason = "FAILURE_REASON"
+    /// How long a run took, in microseconds.
+    public static let durationUsec = "DURATION_USEC"
+}
