@@ -14,7 +14,7 @@ public enum ScenarioDecoder {
         try allowKeys(top, "", ["start", "duration", "settings", "widgets", "responses", "requests", "clock"])
 
         let startText = try string(required(top, "start", ""), "start")
-        guard let start = parseDate(startText) else {
+        guard let start = RFC3339Formatter().date(from: startText) else {
             throw ScenarioError(path: "start", message: "expected an RFC 3339 date, found \"\(startText)\"")
         }
         let duration = try number(required(top, "duration", ""), "duration")
@@ -274,14 +274,6 @@ public enum ScenarioDecoder {
         case is [String: Any]: return "an object"
         default: return "\(type(of: value))"
         }
-    }
-
-    static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.date(from: text)
     }
 
     private static func describe(_ error: Error) -> String {

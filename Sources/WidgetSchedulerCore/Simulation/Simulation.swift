@@ -21,6 +21,7 @@ public struct Simulation {
     private var responseCursor: [String: Int] = [:]
     private var wallShift: Double = 0
     private var sequence = 0
+    private let dateFormatter = RFC3339Formatter()
 
     public init(_ scenario: Scenario) {
         self.scenario = scenario
@@ -117,7 +118,7 @@ public struct Simulation {
                     because: decided.decision.because?.rawValue))
             case .entryChanged(let widget, let entry):
                 report.entries.append(SimulationReport.EntryChange(t: Self.rounded(t), widget: widget,
-                                                                   date: Self.format(entry.date)))
+                                                                   date: dateFormatter.string(from: entry.date)))
             case .backedOff, .quarantined, .budgetExhausted, .wallClockJumped, .stateChanged:
                 break
             }
@@ -176,9 +177,6 @@ public struct Simulation {
 
     /// RFC 3339 in UTC with a Z, with milliseconds only when needed.
     public static func format(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        let whole = date.timeIntervalSince1970.rounded() == date.timeIntervalSince1970
-        formatter.formatOptions = whole ? [.withInternetDateTime] : [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        RFC3339Formatter().string(from: date)
     }
 }
