@@ -63,6 +63,7 @@ let package = Package(
             dependencies: ["WidgetSchedulerCore"]
         ),
         .target(name: "WidgetProviderKit"),
+        .target(name: "WidgetControl", dependencies: ["WidgetProtocol", "WidgetSchedulerCore"]),
         .executableTarget(
             name: "clock-provider",
             dependencies: ["WidgetProviderKit"],
@@ -80,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "widgetctl",
             dependencies: [
-                "WidgetProtocol",
+                "WidgetProtocol", "WidgetControl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,8 +96,9 @@ let package = Package(
         .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit", "CSystemd"]),
         .testTarget(
             name: "WidgetSchedulerRuntimeTests",
-            dependencies: ["WidgetSchedulerRuntime", "WidgetSchedulerTestKit"]
+            dependencies: ["WidgetSchedulerRuntime", "WidgetSchedulerTestKit", "SystemdKit"]
         ),
+        .testTarget(name: "WidgetControlTests", dependencies: ["WidgetControl", "WidgetProtocol", "widgetctl"]),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol"]),
     ]

@@ -1,0 +1,165 @@
+import Foundation
+import Glibc
+import WidgetProtocol
+
+/// A blocking Varlink client for the control socket: one connection, one call at a time, NUL framing.
+/// `widgetctl` is a short-lived separate process, so plain blocking reads are the simple, right tool.
+public final class ControlClient {
+    private let fd: Int32
+    private let path: String
+    private var inbox: [UInt8] = []
+
+    /// The socket path: `--socket`, else `WIDGET_SCHEDULER_SOCKET`, else the default.
+    public static func socketPath(option: String?, environment: [String: String]) -> String {
+        if let option, !option.isEmpty { return option }
+        if let variable = environment[ControlInterface.socketEnvironmentVariable], !variable.isEmpty { return variable }
+        return ControlInterface.defaultSocketPath
+    }
+
+    /// Connects to the daemon at `path`.
+    public init(path: String) throws(ControlClientError) {
+        self.path = path
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw .io("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.utf8.count < capacity else {
+            close(fd)
+            throw .io("socket path too long (\(path.utf8.count) bytes, at most \(capacity - 1)): \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            let reason = String(cString: strerror(code))
+            switch code {
+            case EACCES, EPERM: throw .socketNotAccessible(path: path, reason: reason)
+            case ENOENT, ECONNREFUSED, ENOTDIR: throw .daemonNotRunning(path: path, reason: reason)
+            default: throw .io("connect \(path): \(reason)")
+            }
+        }
+        self.fd = fd
+    }
+
+    deinit {
+        close(fd)
+    }
+
+    /// Calls `method` with `parameters` and decodes its reply; a Varlink error becomes `.remote`.
+    /// `timeout` bounds the wait for the reply (a provider asked for options may take a while).
+    public func call<Method: VarlinkMethod>(
+        _ method: Method.Type, _ parameters: Method.Parameters, timeout: Double = 120
+    ) throws(ControlClientError) -> Method.Reply {
+        try send(VarlinkRequest(method: method.method.qualifiedName, parameters: VarlinkCoding.parameters(parameters)))
+        let reply = try receive(timeout: timeout)
+        if let error = reply.controlError { throw .remote(error) }
+        return try decode(Method.Reply.self, reply)
+    }
+
+    /// Calls a streaming method with `more: true` and hands each reply to `onReply` until the daemon sends the last
+    /// one (returned, nil when it is the empty end-of-stream reply) or `onReply` returns false.
+    @discardableResult
+    public func stream<Method: VarlinkMethod>(
+        _ method: Method.Type, _ parameters: Method.Parameters, onReply: (Method.Reply) -> Bool
+    ) throws(ControlClientError) -> Method.Reply? {
+        try send(VarlinkRequest(
+            method: method.method.qualifiedName, parameters: VarlinkCoding.parameters(parameters), more: true))
+        while true {
+            let reply = try receive(timeout: nil)
+            if let error = reply.controlError { throw .remote(error) }
+            if !reply.isContinued && (reply.parameters ?? [:]).isEmpty { return nil }
+            let decoded = try decode(Method.Reply.self, reply)
+            if !reply.isContinued { return decoded }
+            if !onReply(decoded) { return nil }
+        }
+    }
+
+    /// Sends any request and returns the raw reply (for `org.varlink.service` and tests).
+    public func raw(_ request: VarlinkRequest, timeout: Double = 120) throws(ControlClientError) -> VarlinkReply {
+        try send(request)
+        return try receive(timeout: timeout)
+    }
+
+    private func decode<Value: Decodable>(_ type: Value.Type, _ reply: VarlinkReply) throws(ControlClientError) -> Value {
+        do {
+            return try VarlinkCoding.decode(Value.self, from: reply.parameters)
+        } catch {
+            throw .badReply(error.message)
+        }
+    }
+
+    private func send(_ request: VarlinkRequest) throws(ControlClientError) {
+        var bytes: [UInt8]
+        do {
+            bytes = try VarlinkCoding.encode(request)
+        } catch {
+            throw .io("cannot encode the call: \(error)")
+        }
+        bytes.append(0)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                offset += written
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && errno == EPIPE {
+                throw .connectionClosed
+            } else {
+                throw .io("send to \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    private func receive(timeout: Double?) throws(ControlClientError) -> VarlinkReply {
+        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let end = inbox.firstIndex(of: 0) {
+                let message = Data(inbox[..<end])
+                inbox.removeSubrange(...end)
+                guard let reply = try? JSONDecoder().decode(VarlinkReply.self, from: message) else {
+                    throw .badReply(String(decoding: message.prefix(200), as: UTF8.self))
+                }
+                return reply
+            }
+            if inbox.count > ControlInterface.maximumMessageSize * 16 {
+                throw .badReply("reply larger than \(ControlInterface.maximumMessageSize * 16) bytes")
+            }
+            var waitMilliseconds: Int32 = -1
+            if let deadline {
+                let left = deadline.timeIntervalSinceNow
+                guard left > 0 else { throw .timedOut(seconds: timeout ?? 0) }
+                waitMilliseconds = Int32(min(left * 1000, Double(Int32.max)).rounded(.up))
+            }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, waitMilliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw .io("poll: \(String(cString: strerror(errno)))")
+            }
+            if ready == 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count > 0 {
+                inbox += buffer[0..<count]
+            } else if count == 0 {
+                throw .connectionClosed
+            } else if errno != EINTR {
+                if errno == ECONNRESET { throw .connectionClosed }
+                throw .io("receive from \(path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Dates for people: absolute in the local time zone, and relative to now ("in 4 min", "3 min ago"), in the forms
+/// `systemctl list-timers` uses for its table.
+public struct TimeText: Sendable {
+    public var now: Date
+    public var timeZone: TimeZone
+
+    public init(now: Date = Date(), timeZone: TimeZone = .current) {
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    private func format(_ date: Date, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = pattern
+        return formatter.string(from: date)
+    }
+
+    /// `Sun 2026-11-22 10:42:07 UTC`, as `systemctl list-timers` shows NEXT and LAST.
+    public func full(_ date: Date) -> String {
+        format(date, "EEE yyyy-MM-dd HH:mm:ss zzz")
+    }
+
+    /// `10:42:07` for today, `2026-11-23 10:42:07` for another day.
+    public func clock(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        if calendar.isDate(date, inSameDayAs: now) { return format(date, "HH:mm:ss") }
+        return format(date, "yyyy-MM-dd HH:mm:ss")
+    }
+
+    /// A span as systemd writes it: `4min 3s`, `1h 2min`, `2 days 3h`, `250ms`.
+    public static func span(_ seconds: Double) -> String {
+        let seconds = abs(seconds)
+        if seconds < 1 {
+            let milliseconds = Int((seconds * 1000).rounded())
+            return milliseconds == 0 ? "0s" : "\(milliseconds)ms"
+        }
+        var left = Int(seconds.rounded(.down))
+        let units: [(String, Int)] = [("day", 86_400), ("h", 3_600), ("min", 60), ("s", 1)]
+        var parts: [String] = []
+        for (name, size) in units where left >= size && parts.count < 2 {
+            let count = left / size
+            left -= count * size
+            parts.append(name == "day" ? "\(count) \(count == 1 ? "day" : "days")" : "\(count)\(name)")
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// `in 4min 3s`, `3min ago`, or `now` within half a second.
+    public func relative(_ date: Date) -> String {
+        let delta = date.timeIntervalSince(now)
+        if abs(delta) < 0.5 { return "now" }
+        return delta > 0 ? "in " + Self.span(delta) : Self.span(delta) + " ago"
+    }
+
+    /// `10:42:07 (in 4min 3s)`.
+    public func clockAndRelative(_ date: Date) -> String {
+        clock(date) + " (" + relative(date) + ")"
+    }
+
+    /// LEFT of `list`: the span until `date`, `-` when absent, `overdue` when it passed.
+    public func left(_ date: Date?) -> String {
+        guard let date else { return "-" }
+        let delta = date.timeIntervalSince(now)
+        return delta >= 0 ? Self.span(delta) : "overdue"
+    }
+
+    /// PASSED of `list`: `56s ago`, `-` when absent.
+    public func passed(_ date: Date?) -> String {
+        guard let date else { return "-" }
+        return Self.span(now.timeIntervalSince(date)) + " ago"
+    }
+}
