@@ -90,6 +90,7 @@ let package = Package(
             dependencies: ["WidgetSchedulerRuntime"],
             path: "benchmarks/state-bench"
         ),
+        .executableTarget(name: "runner-bench", dependencies: ["WidgetProviders"], path: "benchmarks/runner-bench"),
         .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),
         .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol"]),
         .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol"]),

@@ -1,0 +1,93 @@
+// The baseline of the runner benchmark: a bare posix_spawn + write request + read stdout + waitpid loop.
+//
+// usage: spawn-loop PROVIDER REQUEST_FILE RUNS WORKERS
+// Each of WORKERS threads runs RUNS / WORKERS children one after another, blocking, and the program prints
+// "runs=N seconds=S rate=R" (runs per second over the wall time of all workers).
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+static const char *provider;
+static char *request;
+static size_t request_size;
+static int runs_per_worker;
+
+static void fail(const char *what) {
+    perror(what);
+    exit(1);
+}
+
+static void *worker(void *unused) {
+    (void)unused;
+    char *argv[] = {(char *)provider, NULL};
+    char *envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "WIDGET_SCHEDULER_PROTOCOL=1", NULL};
+    char buffer[65536];
+    for (int run = 0; run < runs_per_worker; run++) {
+        int input[2], output[2];
+        if (pipe2(input, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0) fail("pipe2");
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0);
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1);
+        pid_t pid;
+        int error = posix_spawn(&pid, provider, &actions, NULL, argv, envp);
+        posix_spawn_file_actions_destroy(&actions);
+        if (error != 0) { errno = error; fail("posix_spawn"); }
+        close(input[0]);
+        close(output[1]);
+        if (request_size > 0 && write(input[1], request, request_size) < 0 && errno != EPIPE) fail("write");
+        close(input[1]);
+        size_t total = 0;
+        for (;;) {
+            ssize_t count = read(output[0], buffer, sizeof buffer);
+            if (count > 0) { total += (size_t)count; continue; }
+            if (count < 0 && errno == EINTR) continue;
+            break;
+        }
+        close(output[0]);
+        int status;
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+        if (total == 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "spawn-loop: run failed (%zu bytes, status %d)\n", total, status);
+            exit(1);
+        }
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 5) {
+        fprintf(stderr, "usage: spawn-loop PROVIDER REQUEST_FILE RUNS WORKERS\n");
+        return 64;
+    }
+    provider = argv[1];
+    FILE *file = fopen(argv[2], "rb");
+    if (!file) fail(argv[2]);
+    request = malloc(1 << 20);
+    request_size = fread(request, 1, 1 << 20, file);
+    fclose(file);
+    int runs = atoi(argv[3]), workers = atoi(argv[4]);
+    if (runs <= 0 || workers <= 0) { fprintf(stderr, "spawn-loop: RUNS and WORKERS must be positive\n"); return 64; }
+    signal(SIGPIPE, SIG_IGN);
+    runs_per_worker = runs / workers;
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    pthread_t threads[workers];
+    for (int index = 0; index < workers; index++) pthread_create(&threads[index], NULL, worker, NULL);
+    for (int index = 0; index < workers; index++) pthread_join(threads[index], NULL);
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
+    int total = runs_per_worker * workers;
+    printf("runs=%d seconds=%.3f rate=%.1f\n", total, seconds, total / seconds);
+    return 0;
+}
