@@ -18,30 +18,44 @@ else {
     exit(64)
 }
 
-let total = runs / workers * workers
-let spec = ProcessSpec(argv: [arguments[1]], stdin: Array(request))
-let loop = PollEventLoop()
-let runner = ProviderRunner(loop: loop)
-var started = 0
-var finished = 0
+/// Keeps `workers` runs in flight until `total` have completed.
+final class Driver {
+    let spec: ProcessSpec
+    let runner: ProviderRunner
+    let total: Int
+    var started = 0
+    var finished = 0
 
-func startNext() {
-    guard started < total else { return }
-    started += 1
-    runner.start(spec) { result in
-        guard result.succeeded, !result.stdout.isEmpty else {
-            FileHandle.standardError.write(Data("runner-bench: run failed: \(String(describing: result.failure))\n".utf8))
-            exit(1)
+    init(spec: ProcessSpec, runner: ProviderRunner, total: Int) {
+        self.spec = spec
+        self.runner = runner
+        self.total = total
+    }
+
+    func startNext() {
+        guard started < total else { return }
+        started += 1
+        runner.start(spec) { [self] result in
+            guard result.succeeded, !result.stdout.isEmpty else {
+                let failure = result.failure.map(String.init(describing:)) ?? "empty answer"
+                FileHandle.standardError.write(Data("runner-bench: run failed: \(failure)\n".utf8))
+                exit(1)
+            }
+            finished += 1
+            startNext()
         }
-        finished += 1
-        startNext()
     }
 }
 
+let total = runs / workers * workers
+let loop = PollEventLoop()
+let driver = Driver(
+    spec: ProcessSpec(argv: [arguments[1]], stdin: Array(request)), runner: ProviderRunner(loop: loop), total: total
+)
 var startTime = timespec()
 clock_gettime(CLOCK_MONOTONIC, &startTime)
-for _ in 0..<workers { startNext() }
-loop.run { finished == total }
+for _ in 0..<workers { driver.startNext() }
+loop.run { driver.finished == total }
 var endTime = timespec()
 clock_gettime(CLOCK_MONOTONIC, &endTime)
 let seconds = Double(endTime.tv_sec - startTime.tv_sec) + Double(endTime.tv_nsec - startTime.tv_nsec) / 1e9
