@@ -1,9 +1,23 @@
 import ArgumentParser
+import WidgetControl
 
 @main
 struct WidgetCtl: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "widgetctl",
-        abstract: "Control the widget-scheduler daemon."
+        abstract: "Control the widget-scheduler daemon: widgets, reloads, timelines, budgets, shared data.",
+        discussion: """
+            widgetctl talks to the daemon over its Varlink socket (--socket, else $WIDGET_SCHEDULER_SOCKET, else \
+            /run/widget-scheduler/control.socket). Every read command has --json; dates there are RFC 3339.
+
+            Exit status: 0 success; 1 the daemon failed the request; 2 the daemon rejected a parameter; \
+            3 the daemon is not running; 4 permission denied; 5 unknown kind, widget or key; \
+            64 bad command-line arguments.
+            """,
+        subcommands: [
+            ListCommand.self, KindsCommand.self, StatusCommand.self, AddCommand.self, RemoveCommand.self,
+            ConfigureCommand.self, OptionsCommand.self, ReloadCommand.self, TimelineCommand.self, BudgetCommand.self,
+            WatchCommand.self, StackCommand.self, DataCommand.self,
+        ]
     )
 }

@@ -1,0 +1,26 @@
+import ArgumentParser
+import WidgetControl
+import WidgetProtocol
+
+struct DataSetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Store a value; with --reload-kind, reload that kind afterwards (save, then reloadTimelines)."
+    )
+
+    @OptionGroup var connection: ConnectionOptions
+    @Argument(help: ArgumentHelp("The group.", valueName: "group")) var group: String
+    @Argument(help: ArgumentHelp("The key.", valueName: "key")) var key: String
+    @Argument(help: ArgumentHelp("The value.", valueName: "value")) var value: String
+    @Option(name: .long, help: ArgumentHelp("A kind to reload after the write.", valueName: "kind"))
+    var reloadKind: String?
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() throws {
+        try connection.run { client throws(ControlClientError) in
+            let reply = try client.call(
+                DataSetMethod.self, .init(group: group, key: key, value: value, reloadKind: reloadKind))
+            Console.print(json ? [JSONOutput.document(reply)] : Console.renderer().decisions(reply.decisions))
+        }
+    }
+}
