@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WidgetProtocol
 import WidgetProviders
@@ -229,4 +230,14 @@ func allErrorsAreReported() {
         return
     }
     #expect(errors.errors.compactMap(\.key) == ["exec", "timeout", "memory-max", "widget"])
+}
+
+@Test("a relative exec is resolved lexically, also for a manifest named by a relative path", arguments: [
+    ("/etc/providers/a.toml", "../bin/./w", "/etc/bin/w"),
+    ("providers/a.toml", "./w", FileManager.default.currentDirectoryPath + "/providers/w"),
+    ("a.toml", "w", FileManager.default.currentDirectoryPath + "/w"),
+])
+func relativeExecIsResolved(_ manifestPath: String, _ exec: String, _ expected: String) throws {
+    let manifest = try ManifestParser.parse("exec = \"\(exec)\"\n[[widget]]\nkind = \"k\"\n", path: manifestPath).get()
+    #expect(manifest.exec == [expected])
 }

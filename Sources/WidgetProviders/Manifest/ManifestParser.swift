@@ -147,10 +147,24 @@ public enum ManifestParser {
         }
         if !argv[0].hasPrefix("/") {
             let directory = (manifestPath as NSString).deletingLastPathComponent
-            let base = directory.isEmpty ? FileManager.default.currentDirectoryPath : directory
-            argv[0] = ((base as NSString).appendingPathComponent(argv[0]) as NSString).standardizingPath
+            // A manifest named by a relative path (`run-provider examples/x.toml`) is relative to the working directory.
+            let base = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
+            argv[0] = lexicallyNormalized(base + "/" + argv[0])
         }
         return argv
+    }
+
+    /// Removes `.` and `..` components without resolving symlinks, so the path stays where the manifest says.
+    private static func lexicallyNormalized(_ path: String) -> String {
+        var components: [Substring] = []
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch component {
+            case ".": continue
+            case "..": if !components.isEmpty { components.removeLast() }
+            default: components.append(component)
+            }
+        }
+        return "/" + components.joined(separator: "/")
     }
 
     private static func nameList(

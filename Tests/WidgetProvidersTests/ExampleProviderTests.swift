@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+import WidgetProtocol
+import WidgetProviders
+import WidgetSchedulerCore
+
+/// The repository's `examples/` folder, found from this file's path.
+private let examplesDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("examples").path
+
+private let scriptManifests = ["weather/weather.toml", "python/quote.toml", "shell/system.toml", "trivial/trivial.toml"]
+
+/// Runs a manifest's exec with `request` on stdin (tests may use Foundation.Process; the daemon does not).
+private func run(_ manifest: ProviderManifest, _ request: ProviderRequest) throws -> (status: Int32, stdout: [UInt8]) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: manifest.exec[0])
+    process.arguments = Array(manifest.exec.dropFirst())
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data(request.encoded()))
+    try input.fileHandleForWriting.close()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, Array(data))
+}
+
+private func loadManifest(_ relativePath: String) throws -> ProviderManifest {
+    try ManifestLoader.load(file: examplesDirectory + "/" + relativePath).get()
+}
+
+private func request(
+    _ kind: ProviderRequestKind,
+    for manifest: ProviderManifest,
+    configuration: [String: JSONValue] = [:],
+    dataDirectory: String? = nil
+) -> ProviderRequest {
+    ProviderRequest(
+        request: kind, kind: manifest.widgets[0].kind,
+        widget: .init(id: "w1", family: "systemSmall", configuration: configuration),
+        parameter: manifest.widgets[0].parameters.first?.name, search: "",
+        context: .init(now: Date(timeIntervalSince1970: 1_767_600_000), reason: .initial, dataDirectory: dataDirectory)
+    )
+}
+
+@Test("every example manifest loads without errors, each kind once")
+func exampleManifestsLoad() {
+    let directories = ["clock-swift", "weather", "python", "shell", "trivial"].map { examplesDirectory + "/" + $0 }
+    let set = ManifestLoader.load(directories: directories)
+    #expect(set.errors.map(\.description) == [])
+    #expect(set.kinds == ["clock", "countdown", "quote", "system", "trivial", "weather"])
+    for manifest in set.manifests {
+        #expect(manifest.exec[0].hasPrefix(examplesDirectory + "/"))
+    }
+}
+
+@Test("the script examples answer a timeline that the strict decoder accepts", arguments: scriptManifests)
+func scriptExampleAnswersValidTimeline(_ path: String) throws {
+    let manifest = try loadManifest(path)
+    let (status, stdout) = try run(manifest, request(.timeline, for: manifest))
+    #expect(status == 0)
+    let timeline = try ProviderAnswerDecoder.timeline(from: stdout).get()
+    #expect(!timeline.entries.isEmpty)
+    for (earlier, later) in zip(timeline.entries, timeline.entries.dropFirst()) {
+        #expect(later.date.timeIntervalSince(earlier.date) >= 300)
+    }
+}
+
+@Test("the script examples answer every other request kind validly", arguments: [
+    "weather/weather.toml", "python/quote.toml", "shell/system.toml",
+])
+func scriptExampleAnswersEveryRequestKind(_ path: String) throws {
+    let manifest = try loadManifest(path)
+    for kind in [ProviderRequestKind.snapshot, .placeholder, .defaults, .options] {
+        let (status, stdout) = try run(manifest, request(kind, for: manifest))
+        #expect(status == 0, "\(kind)")
+        let answer = ProviderAnswerDecoder.answer(to: kind, from: stdout)
+        if case .failure(let error) = answer { Issue.record("\(path) \(kind): \(error)") }
+    }
+}
+
+@Test("the trivial example refuses anything but a timeline with exit status 2")
+func trivialRefusesOtherRequests() throws {
+    let manifest = try loadManifest("trivial/trivial.toml")
+    #expect(try run(manifest, request(.snapshot, for: manifest)).status == 2)
+}
+
+@Test("weather uses the app's shared location while fresh and falls back when it is stale or missing", arguments: [
+    (Optional("2026-01-05T07:00:00Z"), "Lyon", "shared"),
+    (Optional("2026-01-03T07:00:00Z"), "Cupertino", "fallback"),
+    (nil, "Cupertino", "fallback"),
+])
+func weatherChecksSharedDataAge(_ updatedAt: String?, _ location: String, _ source: String) throws {
+    let manifest = try loadManifest("weather/weather.toml")
+    let directory = NSTemporaryDirectory() + "weather-group-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    if let updatedAt {
+        try #"{"value": "Lyon", "updatedAt": "\#(updatedAt)"}"#.write(
+            toFile: directory + "/location", atomically: true, encoding: .utf8
+        )
+    }
+    let defaults = try run(manifest, request(.defaults, for: manifest, dataDirectory: directory))
+    #expect(try ProviderAnswerDecoder.configuration(from: defaults.stdout).get() == ["location": .string(location)])
+    let timeline = try run(manifest, request(.timeline, for: manifest, dataDirectory: directory))
+    let first = try #require(try ProviderAnswerDecoder.timeline(from: timeline.stdout).get().entries.first)
+    let content = try #require(JSONValue(jsonText: first.content)?.objectValue)
+    #expect(content["location"] == .string(location))
+    #expect(content["source"] == .string(source))
+}
+
+@Test("weather prefers the widget's configured location over shared data")
+func weatherPrefersConfiguration() throws {
+    let manifest = try loadManifest("weather/weather.toml")
+    let answer = try run(manifest, request(.snapshot, for: manifest, configuration: ["location": .string("Oslo")]))
+    let entry = try ProviderAnswerDecoder.entry(from: answer.stdout).get()
+    #expect(JSONValue(jsonText: entry.content)?.objectValue?["location"] == .string("Oslo"))
+}
