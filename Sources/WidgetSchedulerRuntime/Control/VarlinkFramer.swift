@@ -10,6 +10,11 @@ public struct VarlinkFramer: Sendable {
     /// A message exceeded the limit.
     public struct OversizedMessage: Error, Sendable, Hashable, CustomStringConvertible {
         public var limit: Int
+
+        public init(limit: Int) {
+            self.limit = limit
+        }
+
         public var description: String { "message larger than \(limit) bytes" }
     }
 

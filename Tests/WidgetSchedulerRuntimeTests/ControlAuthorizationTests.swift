@@ -1,0 +1,113 @@
+import Testing
+import WidgetProtocol
+import WidgetSchedulerRuntime
+
+/// One row of the authorization table.
+struct AuthorizationCase: Sendable, CustomTestStringConvertible {
+    var name: String
+    var method: ControlMethod
+    var kinds: Set<String>
+    var foreground = false
+    var peer: PeerCredentials
+    var expected: Authorization.Basis?
+
+    var testDescription: String { name }
+}
+
+private let daemonUID: UInt32 = 990
+private let adminGID: UInt32 = 980
+private let alice = PeerCredentials(pid: 10, uid: 1000, gid: 1000, groups: [1000])
+private let bob = PeerCredentials(pid: 11, uid: 1001, gid: 1001, groups: [1001, 500])
+private let admin = PeerCredentials(pid: 12, uid: 1002, gid: 1002, groups: [1002, adminGID])
+private let root = PeerCredentials(pid: 1, uid: 0, gid: 0)
+private let daemon = PeerCredentials(pid: 2, uid: daemonUID, gid: daemonUID)
+
+/// weather is owned by alice; news by group 500 (bob's); clock has no owners.
+private func owners(_ kind: String) -> KindOwners? {
+    switch kind {
+    case "weather": return KindOwners(userIDs: [1000])
+    case "news": return KindOwners(groupIDs: [500])
+    default: return nil
+    }
+}
+
+private let table: [AuthorizationCase] = [
+    .init(name: "List is open", method: .list, kinds: [], peer: alice, expected: .openMethod),
+    .init(name: "Watch is open", method: .watch, kinds: ["clock"], peer: bob, expected: .openMethod),
+    .init(name: "DataGet is open", method: .dataGet, kinds: [], peer: bob, expected: .openMethod),
+    .init(name: "root reloads", method: .reload, kinds: ["clock"], peer: root, expected: .root),
+    .init(name: "daemon user adds", method: .add, kinds: ["clock"], peer: daemon, expected: .daemonUser),
+    .init(name: "admin group removes", method: .remove, kinds: ["clock"], peer: admin, expected: .adminGroup),
+    .init(name: "stranger may not reload", method: .reload, kinds: ["clock"], peer: alice, expected: nil),
+    .init(name: "stranger may not add", method: .add, kinds: ["clock"], peer: bob, expected: nil),
+    .init(name: "owner user reloads own kind", method: .reload, kinds: ["weather"], peer: alice, expected: .kindOwner),
+    .init(name: "owner user configures", method: .configure, kinds: ["weather"], peer: alice, expected: .kindOwner),
+    .init(name: "owner group writes data", method: .dataSet, kinds: ["news"], peer: bob, expected: .kindOwner),
+    .init(name: "owner group deletes data", method: .dataDelete, kinds: ["news"], peer: bob, expected: .kindOwner),
+    .init(name: "owner of one kind only", method: .reload, kinds: ["weather", "clock"], peer: alice, expected: nil),
+    .init(name: "owner of another kind", method: .reload, kinds: ["news"], peer: alice, expected: nil),
+    .init(name: "no kind concerned, no owner", method: .dataSet, kinds: [], peer: alice, expected: nil),
+    .init(name: "root foreground", method: .reload, kinds: ["clock"], foreground: true, peer: root, expected: .root),
+    .init(name: "daemon foreground", method: .reload, kinds: ["clock"], foreground: true, peer: daemon,
+          expected: .daemonUser),
+    .init(name: "owner foreground", method: .reload, kinds: ["weather"], foreground: true, peer: alice,
+          expected: .kindOwner),
+    .init(name: "admin group may not foreground", method: .reload, kinds: ["clock"], foreground: true, peer: admin,
+          expected: nil),
+    .init(name: "stranger may not foreground", method: .reload, kinds: ["weather"], foreground: true, peer: bob,
+          expected: nil),
+]
+
+@Suite struct ControlAuthorizationTests {
+    private let rules = Authorization(daemonUID: daemonUID, adminGroupID: adminGID)
+
+    @Test(arguments: table)
+    func decides(_ row: AuthorizationCase) {
+        let verdict = rules.decide(
+            method: row.method, kinds: row.kinds, foreground: row.foreground, peer: row.peer, owners: owners)
+        if let basis = row.expected {
+            #expect(verdict == .allowed(basis))
+        } else {
+            #expect(!verdict.isAllowed)
+        }
+    }
+
+    @Test func groupMembershipCountsOnlyWhenTheGroupExists() {
+        let noGroup = Authorization(daemonUID: daemonUID, adminGroupID: nil)
+        #expect(!noGroup.decide(method: .reload, kinds: ["clock"], foreground: false, peer: admin, owners: owners)
+            .isAllowed)
+    }
+
+    @Test func refusalIsAPermissionDeniedErrorThatSaysWhy() {
+        do {
+            try rules.check(method: .reload, kinds: ["clock"], peer: alice, owners: owners)
+            Issue.record("stranger allowed")
+        } catch {
+            #expect(error.name == ControlError.Name.permissionDenied)
+            #expect(error.parameters["method"] == .string("Reload"))
+            #expect(error.message == "permission denied: Reload needs root, uid 990 (the daemon), membership of "
+                + "group widget-scheduler or ownership of kind clock; uid 1000 has none of these")
+        }
+    }
+
+    @Test func foregroundRefusalNamesTheWaysIn() {
+        let verdict = rules.decide(method: .reload, kinds: ["weather"], foreground: true, peer: admin, owners: owners)
+        #expect(verdict == .denied(reason: "foreground reloads need root, uid 990 (the daemon) or ownership of "
+            + "kind weather; uid 1002 has none of these"))
+    }
+
+    @Test func ownersMatchByUserOrAnyGroup() {
+        let owners = KindOwners(userIDs: [7], groupIDs: [42])
+        #expect(owners.includes(PeerCredentials(pid: 1, uid: 7, gid: 7)))
+        #expect(owners.includes(PeerCredentials(pid: 1, uid: 8, gid: 42)))
+        #expect(owners.includes(PeerCredentials(pid: 1, uid: 8, gid: 8, groups: [3, 42])))
+        #expect(!owners.includes(PeerCredentials(pid: 1, uid: 8, gid: 8, groups: [3])))
+    }
+
+    @Test func ownerNamesResolveThroughTheUserDatabase() {
+        let resolved = KindOwners.resolving(users: ["root", "1234", "no-such-user-here"], groups: ["root", "nogroup-x"])
+        #expect(resolved.owners.userIDs == [0, 1234])
+        #expect(resolved.owners.groupIDs == [0])
+        #expect(resolved.unresolved == ["no-such-user-here", "nogroup-x"])
+    }
+}

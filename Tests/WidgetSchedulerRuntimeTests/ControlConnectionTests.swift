@@ -1,0 +1,192 @@
+import Foundation
+import Testing
+import WidgetProtocol
+@testable import WidgetSchedulerRuntime
+
+@Suite struct ControlConnectionTests {
+    private let handler = ControlTestHandler()
+    private let peer = PeerCredentials(pid: 77, uid: 1000, gid: 1000)
+
+    private func connection(maximumMessageSize: Int = ControlInterface.maximumMessageSize) -> ControlConnection {
+        let info = ControlServer.Configuration(version: "test").info
+        return ControlConnection(
+            id: 1, peer: peer, router: ControlRouter(info: info), handler: handler,
+            maximumMessageSize: maximumMessageSize, outputHighWater: 1 << 16, outputLimit: 1 << 18)
+    }
+
+    /// Everything the connection wants written, as replies; marks it written.
+    private func written(_ connection: ControlConnection) -> [VarlinkReply] {
+        let bytes = connection.withPendingOutput { Array($0) }
+        connection.didWrite(bytes.count)
+        return controlReplies(bytes)
+    }
+
+    @Test func callReachesTheHandlerWithThePeer() {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#))
+        #expect(written(connection) == [VarlinkReply(parameters: ["pid": .integer(77), "uid": .integer(1000)])])
+        #expect(handler.calls.map(\.method) == [.status])
+    }
+
+    @Test func badJSONGetsInvalidMessageAndTheConnectionStaysUsable() {
+        let connection = connection()
+        connection.receive(controlMessage("{nope"))
+        #expect(written(connection).map(\.error) == [ControlError.Name.invalidMessage])
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#))
+        #expect(written(connection).first?.error == nil)
+        #expect(!connection.closed)
+    }
+
+    @Test(arguments: [
+        (#"[1,2]"#, "a call must be a JSON object, not array"),
+        (#"{"parameters":{}}"#, #""method" must be a string, found nothing"#),
+        (#"{"method":5}"#, #""method" must be a string, found a integer"#),
+        (#"{"method":"a.B","parameters":[]}"#, #""parameters" must be an object, not array"#),
+        (#"{"method":"a.B","more":"yes"}"#, #""more" must be a boolean, not string"#),
+    ])
+    func malformedCallsSayWhatIsWrong(json: String, reason: String) {
+        let connection = connection()
+        connection.receive(controlMessage(json))
+        #expect(written(connection) == [VarlinkReply(error: .invalidMessage(reason))])
+    }
+
+    @Test func unknownMethodAndInterfaceGetStandardErrors() {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Explode"}"#))
+        connection.receive(controlMessage(#"{"method":"com.example.Thing.Do"}"#))
+        #expect(written(connection) == [
+            VarlinkReply(error: .methodNotFound("io.widgetscheduler.Scheduler.Explode")),
+            VarlinkReply(error: .interfaceNotFound("com.example.Thing")),
+        ])
+        #expect(handler.calls.isEmpty)
+    }
+
+    @Test func serviceAnswersGetInfoAndTheInterfaceDescription() throws {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"org.varlink.service.GetInfo"}"#))
+        connection.receive(controlMessage(
+            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"io.widgetscheduler.Scheduler"}}"#))
+        connection.receive(controlMessage(
+            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"x.y"}}"#))
+        let replies = written(connection)
+        #expect(replies.count == 3)
+        let info = try VarlinkCoding.decode(VarlinkServiceInfo.self, from: replies[0].parameters)
+        #expect(info.interfaces == ["org.varlink.service", "io.widgetscheduler.Scheduler"])
+        #expect(replies[1].parameters?["description"] == .string(ControlInterface.description))
+        #expect(replies[2].error == ControlError.Name.interfaceNotFound)
+    }
+
+    @Test func wrongParameterTypeIsNamedByTheHandlersDecoding() {
+        let connection = connection()
+        connection.receive(controlMessage(
+            #"{"method":"io.widgetscheduler.Scheduler.Reload","parameters":{"widgets":[1]}}"#))
+        #expect(written(connection) == [
+            VarlinkReply(error: .invalidParameter("widgets[0]", reason: "must be a string")),
+        ])
+    }
+
+    @Test func streamingMethodWithoutMoreGetsExpectedMore() {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Watch"}"#))
+        #expect(written(connection) == [VarlinkReply(error: .expectedMore())])
+    }
+
+    @Test func pendingCallHoldsBackLaterCallsUntilItIsAnswered() {
+        let connection = connection()
+        connection.receive(controlMessage(
+            #"{"method":"io.widgetscheduler.Scheduler.Options","parameters":{"kind":"k","parameter":"p"}}"#)
+            + controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#))
+        #expect(written(connection).isEmpty)
+        #expect(handler.calls.map(\.method) == [.options])
+        handler.pendingOptions[0].reply(OptionsMethod.Reply(options: [], source: .manifest))
+        let replies = written(connection)
+        #expect(replies.count == 2)
+        #expect(replies[0].parameters?["source"] == .string("manifest"))
+        #expect(replies[1].parameters?["pid"] == .integer(77))
+    }
+
+    @Test func streamSendsContinuedRepliesUntilTheLast() {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#))
+        handler.broadcast("w1")
+        handler.broadcast("w2")
+        let streamed = written(connection)
+        #expect(streamed.map(\.isContinued) == [true, true])
+        #expect(streamed.map { $0.parameters?["content"] } == [.string("w1"), .string("w2")])
+        connection.endForShutdown()
+        let last = written(connection)
+        #expect(last == [VarlinkReply(parameters: [:])])
+        #expect(connection.closed)
+    }
+
+    @Test func peerHangingUpOnAStreamClosesTheCall() {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#))
+        connection.receiveEnd()
+        #expect(connection.closed)
+        #expect(handler.closedWatchers == 1)
+        #expect(!handler.watchers[0].isOpen)
+        #expect(handler.watchers[0].stream(NoParameters()) == false)
+    }
+
+    @Test func streamNobodyReadsIsDroppedAtTheOutputLimit() {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#))
+        for index in 0..<5000 where !connection.closed {
+            handler.broadcast("w\(index)")
+        }
+        #expect(connection.closed)
+        #expect(handler.closedWatchers == 1)
+    }
+
+    @Test func onewayCallGetsNoReply() {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status","oneway":true}"#))
+        connection.receive(controlMessage(#"{"method":"org.varlink.service.GetInfo","oneway":true}"#))
+        #expect(written(connection).isEmpty)
+        #expect(handler.calls.count == 1)
+    }
+
+    @Test func oversizedMessageGetsAnErrorThenTheConnectionCloses() {
+        let connection = connection(maximumMessageSize: 64)
+        connection.receive(Array(repeating: 0x20, count: 100))
+        #expect(connection.interest.write)
+        #expect(written(connection) == [VarlinkReply(error: .invalidMessage("message larger than 64 bytes"))])
+        #expect(connection.closed)
+    }
+
+    @Test func endOfInputAfterACallClosesOnceTheReplyIsWritten() {
+        let connection = connection()
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#))
+        connection.receiveEnd()
+        #expect(!connection.closed)
+        #expect(written(connection).count == 1)
+        #expect(connection.closed)
+    }
+
+    @Test func endOfInputInsideAMessageIsReported() {
+        let connection = connection()
+        connection.receive(Array(#"{"method":"io.widg"#.utf8))
+        connection.receiveEnd()
+        #expect(written(connection) == [
+            VarlinkReply(error: .invalidMessage("connection closed in the middle of a message")),
+        ])
+        #expect(connection.closed)
+    }
+
+    @Test func pipelinedCallsAreAnsweredInOrder() {
+        let connection = connection()
+        var bytes: [UInt8] = []
+        for index in 0..<50 {
+            bytes += controlMessage(
+                #"{"method":"io.widgetscheduler.Scheduler.Reload","parameters":{"widgets":["w\#(index)"]}}"#)
+        }
+        connection.receive(bytes)
+        let widgets = written(connection).compactMap { reply -> String? in
+            guard case .array(let decisions)? = reply.parameters?["decisions"],
+                  case .object(let first)? = decisions.first else { return nil }
+            return first["widget"]?.stringValue
+        }
+        #expect(widgets == (0..<50).map { "w\($0)" })
+    }
+}
