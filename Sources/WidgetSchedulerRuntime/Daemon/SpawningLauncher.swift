@@ -1,0 +1,35 @@
+import WidgetProviders
+
+/// The real `ProviderLauncher`: posix_spawn through `ProviderRunner`.
+public final class SpawningLauncher: ProviderLauncher {
+    private let runner: ProviderRunner
+
+    public init(runner: ProviderRunner) {
+        self.runner = runner
+    }
+
+    public func launch(
+        _ invocation: ProviderInvocation, completion: @escaping (ProviderRunResult, ProviderRunStats) -> Void
+    ) -> ProviderRunHandle {
+        let process = invocation.start(on: runner) { result, process in
+            completion(result, ProviderRunStats(pid: process.pid, exitStatus: Self.describe(process.termination),
+                                                duration: process.duration))
+        }
+        return Handle(process)
+    }
+
+    static func describe(_ termination: ProcessTermination?) -> String? {
+        switch termination {
+        case .exited(let status)?: return "exited with status \(status)"
+        case .signaled(let signal)?: return "killed by signal \(signal)"
+        case nil: return nil
+        }
+    }
+
+    private final class Handle: ProviderRunHandle {
+        let process: RunningProcess
+        init(_ process: RunningProcess) { self.process = process }
+        var pid: Int32 { process.pid }
+        func terminate() { process.cancel() }
+    }
+}

@@ -1,0 +1,428 @@
+import Foundation
+import Logging
+import WidgetProtocol
+import WidgetProviders
+import WidgetSchedulerCore
+
+/// The daemon's logic around the pure scheduler: it feeds the scheduler events with `now`, and carries out the
+/// actions it returns through small effects (launcher, timer, store, log), so it runs the same against fakes.
+///
+/// Everything here runs on the event loop's one thread. Changes are collected in a `StateBatch` and written by
+/// `flush()` once per loop turn.
+public final class WidgetService {
+    /// Where the service keeps its files and how it behaves.
+    public struct Options: Sendable {
+        /// The state directory; group data lives in `groups/` below it.
+        public var stateDirectory: URL
+        /// The control socket's path, for `Status`.
+        public var socketPath: String
+        /// Seconds between SIGTERM and SIGKILL for a provider past its timeout.
+        public var providerGrace: Double
+
+        public init(stateDirectory: URL, socketPath: String, providerGrace: Double = 2) {
+            self.stateDirectory = stateDirectory
+            self.socketPath = socketPath
+            self.providerGrace = providerGrace
+        }
+    }
+
+    /// A `Watch` client: its filter and how to send it an event (false once it is gone).
+    struct Watcher {
+        var filter: WatchMethod.Parameters
+        var send: (WatchEvent) -> Bool
+    }
+
+    public let options: Options
+    public private(set) var scheduler: Scheduler
+    public private(set) var manifests: ManifestSet
+    let clock: DaemonClock
+    let launcher: ProviderLauncher
+    let timer: WakeupTimer
+    let store: StateStoring
+    var logger: Logger
+    let startedAt: Date
+
+    var widgets: [String: ManagedWidget] = [:]
+    var running: [String: ProviderRunHandle] = [:]
+    var batch = StateBatch()
+    var watchers: [Int: Watcher] = [:]
+    var nextWatcherID = 0
+    var nextRequestID = 0
+    var nextWidgetNumber = 1
+    /// Decisions of the request being handled, collected from the scheduler's actions.
+    var decisions: [RequestDecision] = []
+    /// Events produced while carrying out actions, handled right after (never re-entrantly).
+    var followUps: [SchedulerEvent] = []
+    var isHandling = false
+    let formatter = RFC3339Formatter()
+    let encoder = JSONEncoder()
+    let decoder = JSONDecoder()
+    /// Called after each handled event with the one-line status for sd_notify.
+    public var onStatus: ((String) -> Void)?
+
+    public init(
+        options: Options, settings: SchedulerSettings, manifests: ManifestSet, clock: DaemonClock,
+        launcher: ProviderLauncher, timer: WakeupTimer, store: StateStoring, logger: Logger
+    ) {
+        self.options = options
+        self.scheduler = Scheduler(settings: settings)
+        self.manifests = manifests
+        self.clock = clock
+        self.launcher = launcher
+        self.timer = timer
+        self.store = store
+        self.logger = logger
+        self.startedAt = clock.now().wall
+        encoder.outputFormatting = [.sortedKeys]
+    }
+
+    // MARK: - Loading and saving
+
+    /// Restores every widget from the store. A reload that came due while the daemon was down runs after start,
+    /// through the usual rules; a run that was in flight is pending again, its token still spent.
+    public func load() throws {
+        let stored = try store.loadAll(includingTimelines: true)
+        let now = clock.now()
+        let saved = Self.savedClock(stored.meta["clock"])
+        let sameBoot = saved?.boot == SystemClock.bootID()
+        nextWidgetNumber = Int(stored.meta["nextWidgetNumber"] ?? "") ?? 1
+        for item in stored.widgets {
+            let record = item.widget
+            let configuration = JSONValue(jsonText: record.configuration)?.objectValue ?? [:]
+            var persisted = item.schedule.flatMap { try? decoder.decode(PersistedWidgetState.self, from: $0.state) }
+            if persisted == nil {
+                logger.warning("widget \(record.id) has no readable schedule; starting it with a full budget",
+                               metadata: [JournalField.widgetID: "\(record.id)"])
+            }
+            var schedule = persisted?.schedule
+                ?? WidgetSchedule(id: record.id, kind: record.kind,
+                                  budget: RefreshBudget(fullAt: now.monotonic, settings: scheduler.settings))
+            if let text = item.timeline?.timeline, let timeline = try? decoder.decode(Timeline.self, from: Data(text.utf8)) {
+                schedule.timeline = timeline
+            }
+            if let saved {
+                schedule = schedule.restored(savedAt: saved.instant, now: now, sameBoot: sameBoot)
+            }
+            if persisted?.lastRun?.outcome == nil, persisted?.lastRun != nil {
+                persisted?.lastRun?.outcome = "interrupted"
+            }
+            widgets[record.id] = ManagedWidget(id: record.id, kind: record.kind, family: record.family,
+                                               configuration: configuration, addedAt: record.addedAt,
+                                               lastRun: persisted?.lastRun)
+            scheduler.restore(schedule, at: now)
+            nextWidgetNumber = max(nextWidgetNumber, (Int(record.id.dropFirst()) ?? 0) + 1)
+        }
+        createGroupDirectories()
+        _ = handle(.tick)
+    }
+
+    /// Writes this loop turn's changes in one transaction, with the clock stamp used to restore after a restart.
+    public func flush() {
+        guard !batch.isEmpty else { return }
+        let now = clock.now()
+        batch.setMeta("clock", "\(SystemClock.bootID()) \(now.monotonic) \(now.wall.timeIntervalSince1970)")
+        batch.setMeta("nextWidgetNumber", String(nextWidgetNumber))
+        do {
+            try store.apply(batch)
+            batch = StateBatch()
+        } catch {
+            // Keep the batch: the next turn retries it with its own changes merged in; nothing is lost while the
+            // process lives.
+            logger.error("cannot write state: \(error)")
+        }
+    }
+
+    static func savedClock(_ text: String?) -> (boot: String, instant: Instant)? {
+        let parts = text?.split(separator: " ") ?? []
+        guard parts.count == 3, let monotonic = Double(parts[1]), let wall = Double(parts[2]) else { return nil }
+        return (String(parts[0]), Instant(monotonic: monotonic, wall: Date(timeIntervalSince1970: wall)))
+    }
+
+    func persist(_ id: String, at now: Instant) {
+        guard let widget = widgets[id], var schedule = scheduler.widgets[id] else { return }
+        schedule.timeline = nil
+        let state = PersistedWidgetState(schedule: schedule, lastRun: widget.lastRun)
+        guard let data = try? encoder.encode(state) else { return }
+        let next = scheduler.plannedRun(for: id, at: now).map { now.wall(atMonotonic: $0.at) }
+        batch.upsertSchedule(WidgetScheduleRecord(widgetID: id, state: data, nextDue: next,
+                                                  quarantined: schedule.quarantined))
+    }
+
+    // MARK: - Driving the scheduler
+
+    /// Hands one event to the scheduler at the current instant and carries out its actions. Returns the decisions
+    /// made for this event's request, if it was one.
+    @discardableResult
+    public func handle(_ event: SchedulerEvent) -> [RequestDecision] {
+        precondition(!isHandling, "WidgetService.handle is not re-entrant")
+        isHandling = true
+        defer { isHandling = false }
+        decisions = []
+        var events = [event]
+        while !events.isEmpty {
+            let now = clock.now()
+            let next = events.removeFirst()
+            perform(scheduler.handle(next, at: now), at: now)
+            events += followUps
+            followUps = []
+        }
+        armTimer()
+        onStatus?(statusLine(at: clock.now()))
+        return decisions
+    }
+
+    /// The timer fired, or the wall clock changed.
+    public func tick() {
+        handle(.tick)
+    }
+
+    func armTimer() {
+        timer.arm(at: scheduler.nextWakeup(), accuracy: 0)
+    }
+
+    private func perform(_ actions: [SchedulerAction], at now: Instant) {
+        var changed: Set<String> = []
+        for action in actions {
+            switch action {
+            case .startRun(let id, let reason):
+                startRun(id, reason: reason, at: now)
+            case .decided(let decided):
+                decisions.append(decided)
+                logDecision(decided, at: now)
+            case .entryChanged(let id, let entry):
+                announceEntry(id, entry)
+            case .backedOff(let id, let failures, let until):
+                let next = formatter.string(from: now.wall(atMonotonic: until))
+                logger.info("\(id): backing off until \(next) after \(failures) consecutive failure(s)",
+                            metadata: metadata(id, [JournalField.nextReload: "\(next)"]))
+            case .quarantined(let id, let failures):
+                logger.warning("\(id): quarantined after \(failures) consecutive failures; an explicit, foreground or configuration request lifts it",
+                               metadata: metadata(id, [JournalField.messageID: JournalMessageID.quarantined.metadataValue,
+                                                       JournalField.failureReason: "\(widgets[id]?.lastRun?.outcome ?? "")"]))
+            case .budgetExhausted(let id, let until):
+                let next = formatter.string(from: now.wall(atMonotonic: until))
+                logger.notice("\(id): refresh budget exhausted; next token at \(next)", metadata: metadata(id, [
+                    JournalField.messageID: JournalMessageID.budgetExhausted.metadataValue,
+                    JournalField.nextReload: "\(next)",
+                    JournalField.tokens: "\(String(format: "%.2f", scheduler.tokens(of: id, at: now) ?? 0))"]))
+            case .wallClockJumped(let delta):
+                logger.notice("wall clock jumped by \(String(format: "%+.3f", delta)) s; deadlines recomputed",
+                              metadata: [JournalField.messageID: JournalMessageID.clockChanged.metadataValue])
+            case .stateChanged(let id):
+                changed.insert(id)
+            }
+        }
+        for id in changed { persist(id, at: now) }
+    }
+
+    // MARK: - Runs
+
+    private func startRun(_ id: String, reason: RunReason, at now: Instant) {
+        guard var widget = widgets[id] else { return }
+        widget.lastRun = PersistedWidgetState.LastRun(startedAt: now.wall, reason: reason, outcome: nil)
+        widgets[id] = widget
+        guard let manifest = manifests.manifest(forKind: widget.kind) else {
+            let failure = ProviderRunFailure(reason: "spawn", detail: "no manifest serves kind \"\(widget.kind)\"",
+                                             stderrTail: "")
+            finishRun(id, reason: reason, result: .failure(failure), stats: ProviderRunStats(pid: 0, exitStatus: nil,
+                                                                                             duration: 0),
+                      deferred: true)
+            return
+        }
+        let request = ProviderRequest(
+            request: .timeline, kind: widget.kind,
+            widget: ProviderRequest.Widget(id: id, family: widget.family, configuration: widget.configuration),
+            context: ProviderRequest.Context(now: now.wall, isPreview: false, reason: reason,
+                                             dataDirectory: manifest.group.map { groupDirectory($0).path }))
+        let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
+        let handle = launcher.launch(invocation) { [weak self] result, stats in
+            self?.finishRun(id, reason: reason, result: result, stats: stats, deferred: false)
+        }
+        running[id] = handle
+        let developer = scheduler.settings.developerKinds.contains(widget.kind) && reason.isBudgeted
+        let note = developer ? "; developer mode: budget and floor lifted" : ""
+        logger.info("\(id): running \(widget.kind) provider (\(reason.rawValue))\(note)",
+                    metadata: metadata(id, [
+                        JournalField.messageID: JournalMessageID.runStarted.metadataValue,
+                        JournalField.reloadReason: "\(reason.rawValue)",
+                        JournalField.providerPID: "\(handle.pid)",
+                        JournalField.tokens: "\(String(format: "%.2f", scheduler.tokens(of: id, at: now) ?? 0))"]))
+    }
+
+    private func finishRun(_ id: String, reason: RunReason, result: ProviderRunResult, stats: ProviderRunStats,
+                           deferred: Bool) {
+        running[id] = nil
+        guard widgets[id] != nil else { return }
+        let now = clock.now()
+        let outcome: RunOutcome
+        let outcomeName: String
+        switch result {
+        case .success(.timeline(let timeline), _):
+            outcome = .success(timeline)
+            outcomeName = "success"
+            batch.upsertTimeline(TimelineRecord(widgetID: id, timeline: Self.text(timeline, encoder),
+                                                receivedAt: now.wall, currentEntryIndex: nil))
+        case .success:
+            outcome = .failure(reason: "invalid", detail: "the provider did not answer with a timeline")
+            outcomeName = "invalid"
+        case .failure(let failure):
+            outcome = .failure(reason: failure.reason, detail: failure.detail)
+            outcomeName = failure.reason
+        }
+        widgets[id]?.lastRun?.outcome = outcomeName
+        logRun(id, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
+        batch.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .run,
+                                          reason: reason.rawValue, outcome: outcomeName,
+                                          detail: result.failure?.detail))
+        broadcast(.runFinished(widget: id, kind: widgets[id]?.kind ?? "", date: now.wall, reason: reason.rawValue,
+                               outcome: outcomeName, detail: result.failure?.detail))
+        if deferred || isHandling {
+            followUps.append(.runFinished(id: id, outcome: outcome))
+        } else {
+            handle(.runFinished(id: id, outcome: outcome))
+        }
+    }
+
+    static func text<T: Encodable>(_ value: T, _ encoder: JSONEncoder) -> String {
+        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
+    // MARK: - Hosts
+
+    private func announceEntry(_ id: String, _ entry: TimelineEntry) {
+        guard let widget = widgets[id] else { return }
+        logger.debug("\(id): current entry is now \(formatter.string(from: entry.date))", metadata: metadata(id, [
+            JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
+        broadcast(.entryChanged(widget: id, kind: widget.kind, date: entry.date,
+                                content: JSONValue(jsonText: entry.content) ?? .null))
+    }
+
+    /// Registers a `Watch` client; returns its id for `unwatch`.
+    func watch(_ filter: WatchMethod.Parameters, send: @escaping (WatchEvent) -> Bool) -> Int {
+        nextWatcherID += 1
+        watchers[nextWatcherID] = Watcher(filter: filter, send: send)
+        return nextWatcherID
+    }
+
+    func unwatch(_ id: Int) {
+        watchers[id] = nil
+    }
+
+    func broadcast(_ event: WatchEvent) {
+        guard !watchers.isEmpty else { return }
+        for (id, watcher) in watchers where watcher.filter.matches(widget: event.widget, kind: event.kind) {
+            if !watcher.send(event) { watchers[id] = nil }
+        }
+    }
+
+    // MARK: - Logging
+
+    func metadata(_ id: String, _ extra: Logger.Metadata = [:]) -> Logger.Metadata {
+        var fields: Logger.Metadata = [JournalField.widgetID: "\(id)"]
+        if let kind = widgets[id]?.kind { fields[JournalField.widgetKind] = "\(kind)" }
+        return fields.merging(extra) { _, new in new }
+    }
+
+    private func logDecision(_ decided: RequestDecision, at now: Instant) {
+        let id = decided.widget
+        let at = formatter.string(from: now.wall(atMonotonic: decided.decision.at))
+        var fields: Logger.Metadata = [
+            JournalField.messageID: JournalMessageID.requestDecided.metadataValue,
+            JournalField.decision: "\(decided.decision.name)",
+            JournalField.nextReload: "\(at)",
+            JournalField.tokens: "\(String(format: "%.2f", scheduler.tokens(of: id, at: now) ?? 0))",
+        ]
+        var text = "\(id): reload request \(decided.decision.name)"
+        if let because = decided.decision.because {
+            fields[JournalField.because] = "\(because.rawValue)"
+            text += " until \(at) (\(because.phrase))"
+        } else if case .coalesced = decided.decision {
+            text += " with the run at \(at)"
+        }
+        if let reason = scheduler.plannedRun(for: id, at: now)?.reason ?? scheduler.widgets[id]?.inFlight?.reason {
+            fields[JournalField.reloadReason] = "\(reason.rawValue)"
+        }
+        logger.info("\(text)", metadata: metadata(id, fields))
+        batch.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .decision,
+                                          reason: fields[JournalField.reloadReason].map { "\($0)" } ?? "explicit",
+                                          outcome: decided.decision.name,
+                                          because: decided.decision.because?.rawValue))
+        if let kind = widgets[id]?.kind {
+            broadcast(.decided(kind: kind, date: now.wall,
+                               decision: ReloadDecision(widget: id, decision: decided.decision, now: now)))
+        }
+    }
+
+    private func logRun(_ id: String, reason: RunReason, outcome: RunOutcome, result: ProviderRunResult,
+                        stats: ProviderRunStats, at now: Instant) {
+        var fields: Logger.Metadata = [
+            JournalField.reloadReason: "\(reason.rawValue)",
+            JournalField.providerPID: "\(stats.pid)",
+            JournalField.durationUsec: "\(Int(stats.duration * 1_000_000))",
+        ]
+        if let status = stats.exitStatus { fields[JournalField.exitStatus] = "\(status)" }
+        let stderr = result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+        switch outcome {
+        case .success(let timeline):
+            fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
+            fields[JournalField.policy] = "\(timeline.policy.name)"
+            var text = "\(id): \(widgets[id]?.kind ?? "") provider answered \(timeline.entries.count) entries, "
+                + "policy \(Self.describe(timeline.policy, formatter))"
+            if !stderr.isEmpty { text += "; stderr: \(stderr.suffix(400))" }
+            logger.info("\(text)", metadata: metadata(id, fields))
+        case .failure(let reason, let detail):
+            fields[JournalField.messageID] = JournalMessageID.runFailed.metadataValue
+            fields[JournalField.failureReason] = "\(reason)"
+            var text = "\(id): \(widgets[id]?.kind ?? "") provider failed (\(reason)): \(detail)"
+            if !stderr.isEmpty { text += "; stderr: \(stderr.suffix(400))" }
+            logger.warning("\(text)", metadata: metadata(id, fields))
+        }
+    }
+
+    static func describe(_ policy: ReloadPolicy, _ formatter: RFC3339Formatter) -> String {
+        if case .after(let date) = policy { return "after \(formatter.string(from: date))" }
+        return policy.name
+    }
+
+    // MARK: - Status
+
+    /// "12 widgets, 1 running, next reload weather/w3 in 4 min".
+    public func statusLine(at now: Instant) -> String {
+        var text = "\(widgets.count) widget\(widgets.count == 1 ? "" : "s"), \(scheduler.runningCount) running"
+        if let (id, plan) = nextPlannedRun(at: now), let kind = widgets[id]?.kind {
+            text += ", next reload \(kind)/\(id) \(Self.relative(plan.at - now.monotonic))"
+        }
+        return text
+    }
+
+    /// The earliest planned run across all widgets.
+    func nextPlannedRun(at now: Instant) -> (String, PlannedRun)? {
+        var best: (String, PlannedRun)?
+        for id in scheduler.widgets.keys {
+            guard let plan = scheduler.plannedRun(for: id, at: now) else { continue }
+            if best == nil || plan.at < best!.1.at || (plan.at == best!.1.at && id < best!.0) { best = (id, plan) }
+        }
+        return best
+    }
+
+    static func relative(_ seconds: Double) -> String {
+        if seconds < 1 { return "now" }
+        if seconds < 90 { return "in \(Int(seconds.rounded())) s" }
+        if seconds < 5_400 { return "in \(Int((seconds / 60).rounded())) min" }
+        if seconds < 172_800 { return "in \(Int((seconds / 3_600).rounded())) h" }
+        return "in \(Int((seconds / 86_400).rounded())) days"
+    }
+
+    // MARK: - Groups
+
+    func groupDirectory(_ group: String) -> URL {
+        options.stateDirectory.appendingPathComponent("groups", isDirectory: true)
+            .appendingPathComponent(group, isDirectory: true)
+    }
+
+    func createGroupDirectories() {
+        for group in Set(manifests.manifests.compactMap(\.group)) {
+            try? FileManager.default.createDirectory(at: groupDirectory(group), withIntermediateDirectories: true)
+        }
+    }
+}

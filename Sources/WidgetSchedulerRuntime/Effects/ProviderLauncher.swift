@@ -1,0 +1,33 @@
+import WidgetProviders
+
+/// A provider run in flight.
+public protocol ProviderRunHandle: AnyObject {
+    /// The provider's process id (0 if it could not start).
+    var pid: Int32 { get }
+    /// Stops the run: its whole process group is killed, and its completion is still called once.
+    func terminate()
+}
+
+/// Starts provider processes. The real one spawns with posix_spawn; the test kit's fake records and completes runs
+/// on command.
+public protocol ProviderLauncher: AnyObject {
+    /// Starts `invocation`; `completion` is called exactly once, later, on the event loop, with the interpreted
+    /// result and the process's duration in seconds.
+    func launch(
+        _ invocation: ProviderInvocation, completion: @escaping (ProviderRunResult, ProviderRunStats) -> Void
+    ) -> ProviderRunHandle
+}
+
+/// Facts about a finished run for the log.
+public struct ProviderRunStats: Sendable, Hashable {
+    public var pid: Int32
+    /// How the process ended, e.g. "exited with status 2" or "killed by SIGSEGV"; nil if it never started.
+    public var exitStatus: String?
+    public var duration: Double
+
+    public init(pid: Int32, exitStatus: String?, duration: Double) {
+        self.pid = pid
+        self.exitStatus = exitStatus
+        self.duration = duration
+    }
+}
