@@ -30,8 +30,8 @@ public enum ControlClientError: Error, Sendable, Hashable, CustomStringConvertib
         }
     }
 
-    /// The process exit status for this failure (see `ExitStatus`).
-    public var exitStatus: ExitStatus {
+    /// The process exit status for this failure (see `CommandExitStatus`).
+    public var exitStatus: CommandExitStatus {
         switch self {
         case .daemonNotRunning: return .notRunning
         case .socketNotAccessible: return .permissionDenied
@@ -49,7 +49,7 @@ public enum ControlClientError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 /// `widgetctl`'s exit statuses. Argument errors exit with 64, as swift-argument-parser does.
-public enum ExitStatus: Int32, Sendable, CaseIterable {
+public enum CommandExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     /// The daemon answered with an error not listed below, or the connection failed.
     case failure = 1

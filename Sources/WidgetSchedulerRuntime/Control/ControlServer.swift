@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Logging
 import SystemdKit
 import WidgetProtocol
 
@@ -57,14 +58,20 @@ public final class ControlServer: ControlConnectionDelegate {
     private var ownsSocketPath: String?
     private var clients: [Int: Client] = [:]
     private var nextID = 0
+    private let logger: Logger
 
     /// A server that answers calls through `handler` (held weakly, so the daemon may own the server and be the
-    /// handler). Nothing listens until `listen(path:)` or `adopt(listeningSocket:)`.
-    public init(loop: EventLoop, handler: ControlHandler, configuration: Configuration) {
+    /// handler). Nothing listens until `listen(path:)` or `adopt(listeningSocket:)`. Refused connections and running
+    /// out of descriptors are logged to `logger`; refused calls are the handler's to log.
+    public init(
+        loop: EventLoop, handler: ControlHandler, configuration: Configuration,
+        logger: Logger = Logger(label: "widget-scheduler.control")
+    ) {
         self.loop = loop
         self.handler = handler
         self.configuration = configuration
         self.router = ControlRouter(info: configuration.info)
+        self.logger = logger
     }
 
     deinit {
@@ -150,9 +157,11 @@ public final class ControlServer: ControlConnectionDelegate {
             unlink(path)
             ownsSocketPath = nil
         }
-        for (id, client) in clients {
+        for id in Array(clients.keys) {
+            // Ending a stream may already have closed and removed the connection.
+            guard let client = clients[id] else { continue }
             client.connection.endForShutdown()
-            flush(client)
+            if let client = clients[id] { flush(client) }
             remove(id)
         }
     }
@@ -183,6 +192,7 @@ public final class ControlServer: ControlConnectionDelegate {
 
     private func accepted(_ fd: Int32) {
         guard clients.count < configuration.maximumConnections else {
+            logger.warning("control connection refused: \(configuration.maximumConnections) connections open")
             refuse(fd, ControlError.tooManyConnections(limit: configuration.maximumConnections))
             return
         }
@@ -220,6 +230,7 @@ public final class ControlServer: ControlConnectionDelegate {
 
     /// Out of descriptors: stop accepting until a connection closes, or a second passes.
     private func pauseAccepting() {
+        logger.error("control socket: out of descriptors (\(clients.count) connections); accepting again in 1 s")
         try? listenSource?.setEnabled(.off)
         retryTimer = try? loop.addTimer(after: 1_000_000, accuracy: 100_000) { [unowned self] in resumeAccepting() }
     }
@@ -234,7 +245,12 @@ public final class ControlServer: ControlConnectionDelegate {
         guard let client = clients[id] else { return }
         if events.contains(.error) {
             client.connection.abort()
-        } else if events.contains(.readable) || events.contains(.hangup) {
+        } else if events.contains(.hangup) {
+            // Both directions are shut: take what was sent, then close, since nothing can be written back and a
+            // paused reader would otherwise see the same hang-up on every loop iteration.
+            read(client)
+            client.connection.abort()
+        } else if events.contains(.readable) {
             read(client)
         }
         service(id)
