@@ -14,7 +14,8 @@ enum ProtocolDate {
     static func string(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         let hasFraction = date.timeIntervalSince1970.rounded(.down) != date.timeIntervalSince1970
-        formatter.formatOptions = hasFraction ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        formatter.formatOptions = [.withInternetDateTime]
+        if hasFraction { formatter.formatOptions.insert(.withFractionalSeconds) }
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: date)
     }

@@ -20,7 +20,10 @@ public enum ProviderMain {
     }
 
     /// Answers one request given as JSON bytes, without touching stdin or stdout.
-    public static func answer(to request: Data, widgets: [StaticConfiguration]) async -> Result<Data, ProviderKitError> {
+    public static func answer(
+        to request: Data,
+        widgets: [StaticConfiguration]
+    ) async -> Result<Data, ProviderKitError> {
         let message: ProviderRequestMessage
         do {
             message = try JSONDecoder().decode(ProviderRequestMessage.self, from: request)

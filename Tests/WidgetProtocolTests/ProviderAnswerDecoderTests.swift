@@ -40,7 +40,10 @@ func reloadPolicyDecodes(_ policyJSON: String, _ expected: ReloadPolicy) throws 
 
 @Test("exactly the entry limit is accepted")
 func entryLimitIsInclusive() throws {
-    let entries = (0..<1000).map { #"{"date": "\#(StrictRFC3339.string(from: Date(timeIntervalSince1970: Double($0) * 300)))", "content": \#($0)}"# }
+    let entries = (0..<1000).map { index in
+        let date = StrictRFC3339.string(from: Date(timeIntervalSince1970: Double(index) * 300))
+        return #"{"date": "\#(date)", "content": \#(index)}"#
+    }
     let answer = #"{"entries": [\#(entries.joined(separator: ","))], "policy": "never"}"#
     #expect(try ProviderAnswerDecoder.timeline(from: Array(answer.utf8)).get().entries.count == 1000)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WidgetProtocol
 
@@ -14,7 +15,10 @@ struct ProviderAnswerErrorCase: CustomTestStringConvertible, Sendable {
 private let validEntry = #"{"date": "2026-01-05T08:00:00Z", "content": null}"#
 
 private func manyEntries(_ count: Int) -> String {
-    let entries = (0..<count).map { #"{"date": "2026-01-05T08:00:\#(String(format: "%02d", $0 % 60))Z", "content": \#($0)}"# }
+    let entries = (0..<count).map { index in
+        let date = StrictRFC3339.string(from: Date(timeIntervalSince1970: 1_767_600_000 + Double(index)))
+        return #"{"date": "\#(date)", "content": \#(index)}"#
+    }
     return #"{"entries": [\#(entries.joined(separator: ","))], "policy": "atEnd"}"#
 }
 
@@ -126,7 +130,8 @@ private let errorCases: [ProviderAnswerErrorCase] = [
         request: .snapshot, answer: #"{"entry": {"date": "2026-13-01T00:00:00Z", "content": 1}}"#,
         message: #"entry: "date" is not an RFC 3339 date: "2026-13-01T00:00:00Z""#
     ),
-    .init(request: .defaults, answer: #"{"configuration": []}"#, message: #""configuration" must be an object, found array"#),
+    .init(request: .defaults, answer: #"{"configuration": []}"#, message: #""configuration" must be "#
+        + #"an object, found array"#),
     .init(request: .options, answer: #"{"options": "Paris"}"#, message: #""options" must be an array, found string"#),
     .init(request: .options, answer: #"{"options": [1]}"#, message: "option 0: must be an object, found integer"),
     .init(request: .options, answer: #"{"options": [{"title": "Paris"}]}"#, message: #"option 0: missing "value""#),
@@ -158,7 +163,10 @@ func invalidAnswerIsRejectedWithItsMessage(_ testCase: ProviderAnswerErrorCase) 
     }
 }
 
-@Test("text that is not JSON is rejected with the parser's reason", arguments: ["{", "entries", "{\"a\" 1}", "\u{1}", "{} {}"])
+@Test(
+    "text that is not JSON is rejected with the parser's reason",
+    arguments: ["{", "entries", "{\"a\" 1}", "\u{1}", "{} {}"]
+)
 func nonJSONIsRejected(_ text: String) {
     guard case .failure(let error) = ProviderAnswerDecoder.timeline(from: Array(text.utf8)) else {
         Issue.record("accepted \(text)")

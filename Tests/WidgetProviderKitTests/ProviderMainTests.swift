@@ -77,12 +77,17 @@ func timelineRequestIsAnswered() async throws {
 }
 
 @Test("snapshot, placeholder, defaults and options requests are answered", arguments: [
-    ("snapshot", "", #"{"entry":{"content":{"date":"2026-01-05T08:00:00Z","note":"snapshot of systemMedium"},"date":"2026-01-05T08:00:00Z"}}"#),
-    ("placeholder", "", #"{"entry":{"content":{"date":"2026-01-05T08:00:00Z","note":"placeholder"},"date":"2026-01-05T08:00:00Z"}}"#),
+    ("snapshot", "", #"{"entry":{"content":{"date":"2026-01-05T08:00:00Z","note":"snapshot "#
+        + #"of systemMedium"},"date":"2026-01-05T08:00:00Z"}}"#),
+    (
+        "placeholder", "",
+        #"{"entry":{"content":{"date":"2026-01-05T08:00:00Z","note":"placeholder"},"date":"2026-01-05T08:00:00Z"}}"#
+    ),
     ("defaults", "", #"{"configuration":{"city":"Cupertino"}}"#),
     (
         "options", #""parameter": "city", "search": "Par","#,
-        #"{"options":[{"subtitle":"city","title":"Paris","value":"paris"},{"subtitle":"city","title":"Parma","value":"parma"}]}"#
+        #"{"options":[{"subtitle":"city","title":"Paris","value":"paris"},"#
+            + #"{"subtitle":"city","title":"Parma","value":"parma"}]}"#
     ),
 ])
 func otherRequestsAreAnswered(_ kind: String, _ extra: String, _ expected: String) async throws {
@@ -112,7 +117,8 @@ func defaultsReadGroupData() async throws {
     ("not json", "invalid request on stdin: not JSON"),
     (#"{"protocol": 1, "kind": "notes"}"#, #"invalid request on stdin: missing "request""#),
     (#"{"protocol": 2, "request": "timeline", "kind": "notes"}"#, "unsupported protocol version 2 (this SDK speaks 1)"),
-    (#"{"protocol": 1, "request": "timeline", "kind": "clock"}"#, #"unknown kind "clock" (this provider serves: notes, other)"#),
+    (#"{"protocol": 1, "request": "timeline", "kind": "clock"}"#, #"unknown kind "clock" (this "#
+        + #"provider serves: notes, other)"#),
     (#"{"protocol": 1, "request": "preview", "kind": "notes"}"#, #"unknown request "preview""#),
 ])
 func unservableRequestsFail(_ text: String, _ message: String) async {

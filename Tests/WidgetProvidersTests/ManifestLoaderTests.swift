@@ -44,7 +44,8 @@ func laterDirectoryOverrides() throws {
 func badFileDoesNotStopOthers() throws {
     let tree = try ManifestTree()
     _ = try tree.write("d", "a-clock.toml", manifest(kind: "clock"))
-    let bad = try tree.write("d", "b-weather.toml", "exec = \"./w\"\ntimeout = \"soon\"\n[[widget]]\nkind = \"weather\"\n")
+    let badText = "exec = \"./w\"\ntimeout = \"soon\"\n[[widget]]\nkind = \"weather\"\n"
+    let bad = try tree.write("d", "b-weather.toml", badText)
     _ = try tree.write("d", "c-shell.toml", manifest(kind: "shell"))
     _ = try tree.write("d", "notes.txt", "not a manifest")
     let set = ManifestLoader.load(directories: [tree.root + "/d"])

@@ -4,7 +4,9 @@ import WidgetProviders
 
 private let units = ParameterSpec(
     name: "units", type: .enum,
-    options: .fixed([ParameterOption(value: .string("metric"), title: "Metric"), .init(value: .integer(2), title: "Two")])
+    options: .fixed([
+        ParameterOption(value: .string("metric"), title: "Metric"), ParameterOption(value: .integer(2), title: "Two"),
+    ])
 )
 
 @Test("command-line text parses to a value of the parameter's type", arguments: [
@@ -25,7 +27,8 @@ func parameterTextParses(_ spec: ParameterSpec, _ text: String, _ expected: JSON
 @Test("command-line text that does not fit the type is an error naming the parameter", arguments: [
     (ParameterSpec(name: "days", type: .integer), "three", #"parameter "days": expected an integer, found three"#),
     (ParameterSpec(name: "ratio", type: .decimal), "nan", #"parameter "ratio": expected a decimal number, found nan"#),
-    (ParameterSpec(name: "metric", type: .boolean), "maybe", #"parameter "metric": expected true or false, found maybe"#),
+    (ParameterSpec(name: "metric", type: .boolean), "maybe", #"parameter "metric": expected "#
+        + #"true or false, found maybe"#),
     (units, "kelvin", #"parameter "units": expected one of: metric, 2, found kelvin"#),
     (
         ParameterSpec(name: "until", type: .date), "tomorrow",

@@ -107,11 +107,20 @@ private let exec = "exec = \"/bin/true\"\n"
 
 private let manifestErrorCases: [ManifestErrorCase] = [
     .init(toml: "exec = [", message: "not valid TOML: "),
-    .init(toml: widget, message: #""exec": expected the program to run, as a path or an array [path, arguments...], found nothing"#),
+    .init(
+        toml: widget,
+        message: #""exec": expected the program to run, as a path or an array [path, arguments...], found nothing"#
+    ),
     .init(toml: "exec = []" + widget, message: #""exec": expected a path or a non-empty array of strings, found []"#),
-    .init(toml: "exec = [\"a\", 1]" + widget, message: #""exec": expected a path or a non-empty array of strings, found ["a",1]"#),
+    .init(
+        toml: "exec = [\"a\", 1]" + widget,
+        message: #""exec": expected a path or a non-empty array of strings, found ["a",1]"#
+    ),
     .init(toml: "exec = \"\"" + widget, message: #""exec": expected a program path, found an empty string"#),
-    .init(toml: exec + "timeout = \"soon\"" + widget, message: #""timeout": expected a positive number of seconds, found "soon""#),
+    .init(
+        toml: exec + "timeout = \"soon\"" + widget,
+        message: #""timeout": expected a positive number of seconds, found "soon""#
+    ),
     .init(toml: exec + "timeout = 0" + widget, message: #""timeout": expected a positive number of seconds, found 0"#),
     .init(
         toml: exec + "memory-max = \"lots\"" + widget,
@@ -125,19 +134,42 @@ private let manifestErrorCases: [ManifestErrorCase] = [
         toml: exec + "group = \"../etc\"" + widget,
         message: #""group": expected a group name matching [a-z0-9][a-z0-9._-]*, found "../etc""#
     ),
-    .init(toml: exec + "owner-users = 1000" + widget, message: #""owner-users": expected an array of user names, found 1000"#),
-    .init(toml: exec + "owner-groups = [\"\"]" + widget, message: #""owner-groups": expected an array of group names, found [""]"#),
-    .init(toml: exec + "timout = 5" + widget, message: #""timout": unknown key (expected one of: exec, timeout, memory-max, group, owner-users, owner-groups, widget)"#),
+    .init(
+        toml: exec + "owner-users = 1000" + widget,
+        message: #""owner-users": expected an array of user names, found 1000"#
+    ),
+    .init(
+        toml: exec + "owner-groups = [\"\"]" + widget,
+        message: #""owner-groups": expected an array of group names, found [""]"#
+    ),
+    .init(
+        toml: exec + "timout = 5" + widget,
+        message: #""timout": unknown key (expected one of: exec, timeout, "#
+            + #"memory-max, group, owner-users, owner-groups, widget)"#
+    ),
     .init(toml: exec, message: #""widget": expected at least one [[widget]] table, found none"#),
-    .init(toml: exec + "[widget]\nkind = \"a\"\n", message: #""widget": expected [[widget]] tables, found object {"kind":"a"}"#),
-    .init(toml: exec + "[[widget]]\ndisplay-name = \"x\"\n", message: #""widget[0].kind": expected a kind name matching [a-z0-9][a-z0-9._-]*, found nothing"#),
-    .init(toml: exec + widget + "display = \"x\"\n", message: #""widget[0].display": unknown key (expected one of: kind, display-name, description, families, parameters)"#),
+    .init(
+        toml: exec + "[widget]\nkind = \"a\"\n",
+        message: #""widget": expected [[widget]] tables, found object {"kind":"a"}"#
+    ),
+    .init(
+        toml: exec + "[[widget]]\ndisplay-name = \"x\"\n",
+        message: #""widget[0].kind": expected a kind name matching [a-z0-9][a-z0-9._-]*, found nothing"#
+    ),
+    .init(
+        toml: exec + widget + "display = \"x\"\n",
+        message: #""widget[0].display": unknown key (expected one of: "#
+            + #"kind, display-name, description, families, parameters)"#
+    ),
     .init(
         toml: exec + "[[widget]]\nkind = \"Weather Now\"\n",
         message: #""widget[0].kind": expected a kind name matching [a-z0-9][a-z0-9._-]*, found "Weather Now""#
     ),
     .init(toml: exec + widget + widget, message: #""widget[1].kind": kind "weather" is already declared by widget[0]"#),
-    .init(toml: exec + widget + "display-name = 3\n", message: #""widget[0].display-name": expected a string, found 3"#),
+    .init(
+        toml: exec + widget + "display-name = 3\n",
+        message: #""widget[0].display-name": expected a string, found 3"#
+    ),
     .init(
         toml: exec + widget + "families = []\n",
         message: #""widget[0].families": expected a non-empty array of family names such as "systemSmall", found []"#
@@ -156,11 +188,13 @@ private let manifestErrorCases: [ManifestErrorCase] = [
     ),
     .init(
         toml: exec + widget + "[widget.parameters.location]\ndefault = \"Paris\"\n",
-        message: #""widget[0].parameters.location.type": expected string | integer | decimal | boolean | enum | date | url, found nothing"#
+        message: #""widget[0].parameters.location.type": expected string | "#
+            + #"integer | decimal | boolean | enum | date | url, found nothing"#
     ),
     .init(
         toml: exec + widget + "[widget.parameters.location]\ntype = \"text\"\n",
-        message: #""widget[0].parameters.location.type": expected string | integer | decimal | boolean | enum | date | url, found "text""#
+        message: #""widget[0].parameters.location.type": expected string | "#
+            + #"integer | decimal | boolean | enum | date | url, found "text""#
     ),
     .init(
         toml: exec + widget + "[widget.parameters.location]\ntype = \"string\"\nhint = 1\n",
@@ -176,7 +210,8 @@ private let manifestErrorCases: [ManifestErrorCase] = [
     ),
     .init(
         toml: exec + widget + "[widget.parameters.days]\ntype = \"integer\"\noptions = \"ask\"\n",
-        message: #""widget[0].parameters.days.options": expected "dynamic" or a non-empty array of options, found "ask""#
+        message: #""widget[0].parameters.days.options": expected "#
+            + #""dynamic" or a non-empty array of options, found "ask""#
     ),
     .init(
         toml: exec + widget + "[widget.parameters.days]\ntype = \"integer\"\noptions = [1, \"two\"]\n",
@@ -184,7 +219,8 @@ private let manifestErrorCases: [ManifestErrorCase] = [
     ),
     .init(
         toml: exec + widget + "[widget.parameters.days]\ntype = \"integer\"\noptions = [[1]]\n",
-        message: #""widget[0].parameters.days.options[0]": expected a value or a table {value, title, subtitle}, found [1]"#
+        message: #""widget[0].parameters.days.options[0]": expected a "#
+            + #"value or a table {value, title, subtitle}, found [1]"#
     ),
     .init(
         toml: exec + widget + "[widget.parameters.units]\ntype = \"enum\"\n",
@@ -195,7 +231,8 @@ private let manifestErrorCases: [ManifestErrorCase] = [
         message: #""widget[0].parameters.units.options": expected a fixed list for an enum, found "dynamic""#
     ),
     .init(
-        toml: exec + widget + "[widget.parameters.units]\ntype = \"enum\"\noptions = [\"metric\"]\ndefault = \"kelvin\"\n",
+        toml: exec + widget
+            + "[widget.parameters.units]\ntype = \"enum\"\noptions = [\"metric\"]\ndefault = \"kelvin\"\n",
         message: #""widget[0].parameters.units.default": expected one of: metric, found "kelvin""#
     ),
 ]
@@ -240,4 +277,15 @@ func allErrorsAreReported() {
 func relativeExecIsResolved(_ manifestPath: String, _ exec: String, _ expected: String) throws {
     let manifest = try ManifestParser.parse("exec = \"\(exec)\"\n[[widget]]\nkind = \"k\"\n", path: manifestPath).get()
     #expect(manifest.exec == [expected])
+}
+
+@Test("a parameter with an invalid declaration reports that error only, not its consequences")
+func invalidParameterReportsOneError() {
+    let toml = "exec = \"/bin/true\"\n[[widget]]\nkind = \"k\"\n"
+        + "[widget.parameters.units]\ntype = \"enum\"\ndefault = \"x\"\n"
+    guard case .failure(let errors) = ManifestParser.parse(toml, path: "/m.toml") else {
+        Issue.record("accepted")
+        return
+    }
+    #expect(errors.errors.compactMap(\.key) == ["widget[0].parameters.units.options"])
 }

@@ -36,13 +36,15 @@ struct ClockProvider: TimelineProvider {
             .filter { needle.isEmpty || $0.lowercased().contains(needle) }
             .prefix(25)
             .map { identifier in
-                let offset = TimeZone(identifier: identifier).map { Self.offsetText($0.secondsFromGMT(for: context.now)) }
+                let zone = TimeZone(identifier: identifier)
+                let offset = zone.map { Self.offsetText($0.secondsFromGMT(for: context.now)) }
                 return ParameterOption(value: .string(identifier), title: identifier, subtitle: offset)
             }
     }
 
     private func timeZone(_ context: Context) -> TimeZone {
-        context.configuration["timezone"]?.stringValue.flatMap(TimeZone.init(identifier:)) ?? TimeZone(identifier: "UTC")!
+        let configured = context.configuration["timezone"]?.stringValue.flatMap(TimeZone.init(identifier:))
+        return configured ?? TimeZone(secondsFromGMT: 0) ?? .current
     }
 
     private func entry(at date: Date, timeZone: TimeZone) -> ClockEntry {

@@ -40,7 +40,7 @@ struct CountdownProvider: TimelineProvider {
 
     func defaultConfiguration(in context: Context) async -> [String: ParameterValue] {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? .current
         let year = calendar.component(.year, from: context.now) + 1
         let newYear = calendar.date(from: DateComponents(year: year, month: 1, day: 1)) ?? context.now
         return ["until": .string(ISO8601DateFormatter().string(from: newYear)), "title": .string("New Year \(year)")]

@@ -34,7 +34,8 @@ public enum ProviderAnswerDecoder {
             let object = try topLevelObject(bytes, fields: ["entries", "policy"])
             guard let entriesValue = object["entries"] else { throw ProviderAnswerError.missingField("entries") }
             guard case .array(let values) = entriesValue else {
-                throw ProviderAnswerError.wrongType(field: "entries", expected: "an array", found: entriesValue.typeName)
+                let found = entriesValue.typeName
+                throw ProviderAnswerError.wrongType(field: "entries", expected: "an array", found: found)
             }
             guard values.count <= maxEntries else {
                 throw ProviderAnswerError.tooManyEntries(count: values.count, limit: maxEntries)
@@ -79,7 +80,8 @@ public enum ProviderAnswerDecoder {
             let object = try topLevelObject(bytes, fields: ["configuration"])
             guard let value = object["configuration"] else { throw ProviderAnswerError.missingField("configuration") }
             guard case .object(let configuration) = value else {
-                throw ProviderAnswerError.wrongType(field: "configuration", expected: "an object", found: value.typeName)
+                let found = value.typeName
+                throw ProviderAnswerError.wrongType(field: "configuration", expected: "an object", found: found)
             }
             return configuration
         }
@@ -208,7 +210,9 @@ public enum ProviderAnswerDecoder {
         case .object(let object) where object.count == 1:
             guard let after = object["after"] else { throw ProviderAnswerError.invalidPolicy(found: value.summary) }
             guard case .string(let text) = after else { throw ProviderAnswerError.invalidPolicy(found: value.summary) }
-            guard let date = StrictRFC3339.date(from: text) else { throw ProviderAnswerError.invalidPolicyDate(text: text) }
+            guard let date = StrictRFC3339.date(from: text) else {
+                throw ProviderAnswerError.invalidPolicyDate(text: text)
+            }
             return .after(date)
         default:
             throw ProviderAnswerError.invalidPolicy(found: value.summary)
@@ -217,7 +221,8 @@ public enum ProviderAnswerDecoder {
 
     private static func option(_ value: JSONValue, index: Int) throws -> ParameterOption {
         guard case .object(let object) = value else {
-            throw ProviderAnswerError.invalidOption(option: index, problem: "must be an object, found \(value.typeName)")
+            let problem = "must be an object, found \(value.typeName)"
+            throw ProviderAnswerError.invalidOption(option: index, problem: problem)
         }
         if let unknown = object.keys.sorted().first(where: { !["value", "title", "subtitle"].contains($0) }) {
             throw ProviderAnswerError.invalidOption(option: index, problem: "unknown field \"\(unknown)\"")

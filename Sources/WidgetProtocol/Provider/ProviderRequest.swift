@@ -32,7 +32,8 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
     public struct Context: Sendable, Hashable, Encodable {
         /// The daemon's wall clock when it started the run.
         public var now: Date
-        /// True for previews (snapshots for a gallery, `run-provider`): the provider should answer fast with sample data.
+        /// True for previews (snapshots for a gallery, `run-provider`): the provider should answer fast, with sample
+        /// data if need be.
         public var isPreview: Bool
         /// Why the run happens, for timeline runs.
         public var reason: RunReason?

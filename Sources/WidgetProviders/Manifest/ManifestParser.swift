@@ -4,7 +4,9 @@ import WidgetProtocol
 
 /// Turns one manifest's TOML text into a `ProviderManifest`, collecting every error it finds.
 public enum ManifestParser {
-    private static let topLevelKeys = ["exec", "timeout", "memory-max", "group", "owner-users", "owner-groups", "widget"]
+    private static let topLevelKeys = [
+        "exec", "timeout", "memory-max", "group", "owner-users", "owner-groups", "widget",
+    ]
     private static let widgetKeys = ["kind", "display-name", "description", "families", "parameters"]
     private static let parameterKeys = ["type", "title", "default", "options"]
 
@@ -16,7 +18,9 @@ public enum ManifestParser {
         case .failure(let error): return .failure(ManifestErrors([error]))
         }
         var errors: [ManifestError] = []
-        func fail(_ key: String, _ message: String) { errors.append(ManifestError(file: path, key: key, message: message)) }
+        func fail(_ key: String, _ message: String) {
+            errors.append(ManifestError(file: path, key: key, message: message))
+        }
 
         for key in table.keys.sorted() where !topLevelKeys.contains(key) {
             fail(key, "unknown key (expected one of: \(topLevelKeys.joined(separator: ", ")))")
@@ -35,7 +39,8 @@ public enum ManifestParser {
             if let bytes = memorySize(value) {
                 memoryMax = bytes
             } else {
-                fail("memory-max", "expected a size such as \"64M\", \"1G\" or a number of bytes, found \(value.summary)")
+                let expected = "a size such as \"64M\", \"1G\" or a number of bytes"
+                fail("memory-max", "expected \(expected), found \(value.summary)")
             }
         }
         var group: String?
@@ -88,7 +93,9 @@ public enum ManifestParser {
         case .string(let text):
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard let last = trimmed.last else { return nil }
-            let multipliers: [Character: Double] = ["K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
+            let multipliers: [Character: Double] = [
+                "K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776,
+            ]
             let multiplier = multipliers[Character(last.uppercased())]
             let digits = multiplier == nil ? trimmed : String(trimmed.dropLast())
             guard let amount = Double(digits), amount.isFinite, amount > 0,
@@ -147,7 +154,8 @@ public enum ManifestParser {
         }
         if !argv[0].hasPrefix("/") {
             let directory = (manifestPath as NSString).deletingLastPathComponent
-            // A manifest named by a relative path (`run-provider examples/x.toml`) is relative to the working directory.
+            // A manifest named by a relative path (`run-provider examples/x.toml`) is relative to the working
+            // directory.
             let base = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
             argv[0] = lexicallyNormalized(base + "/" + argv[0])
         }
@@ -259,24 +267,24 @@ public enum ManifestParser {
             fail(key, "expected a table with a \"type\", found \(value.summary)")
             return nil
         }
-        var valid = true
-        func failParameter(_ subkey: String, _ message: String) {
-            valid = false
-            fail("\(key).\(subkey)", message)
+        var problems: [(subkey: String, message: String)] = []
+        // Reported when the function returns, whichever way.
+        defer {
+            for problem in problems { fail("\(key).\(problem.subkey)", problem.message) }
         }
         for unknown in table.keys.sorted() where !parameterKeys.contains(unknown) {
-            failParameter(unknown, "unknown key (expected one of: \(parameterKeys.joined(separator: ", ")))")
+            problems.append((unknown, "unknown key (expected one of: \(parameterKeys.joined(separator: ", ")))"))
         }
         let typeNames = ParameterType.allCases.map(\.rawValue).joined(separator: " | ")
         guard let typeValue = table["type"] else {
-            failParameter("type", "expected \(typeNames), found nothing")
+            problems.append(("type", "expected \(typeNames), found nothing"))
             return nil
         }
         guard case .string(let typeName) = typeValue, let type = ParameterType(rawValue: typeName) else {
-            failParameter("type", "expected \(typeNames), found \(typeValue.summary)")
+            problems.append(("type", "expected \(typeNames), found \(typeValue.summary)"))
             return nil
         }
-        let title = optionalString(table["title"], key: "title", fail: failParameter)
+        let title = optionalString(table["title"], key: "title", fail: { problems.append(($0, $1)) })
         var options = ParameterOptions.none
         switch table["options"] {
         case nil:
@@ -289,35 +297,35 @@ public enum ManifestParser {
                 if let option = fixedOption(item) {
                     fixed.append(option)
                 } else {
-                    failParameter("options[\(index)]", "expected a value or a table {value, title, subtitle}, "
-                        + "found \(item.summary)")
+                    problems.append(("options[\(index)]", "expected a value or a table {value, title, subtitle}, "
+                        + "found \(item.summary)"))
                 }
             }
             options = .fixed(fixed)
         case let value?:
-            failParameter("options", "expected \"dynamic\" or a non-empty array of options, found \(value.summary)")
+            problems.append(("options", "expected \"dynamic\" or a non-empty array of options, found \(value.summary)"))
         }
         if type == .enum, case .dynamic = options {
-            failParameter("options", "expected a fixed list for an enum, found \"dynamic\"")
+            problems.append(("options", "expected a fixed list for an enum, found \"dynamic\""))
         } else if type == .enum, case .none = options {
-            failParameter("options", "expected a fixed list of the enum's values, found nothing")
+            problems.append(("options", "expected a fixed list of the enum's values, found nothing"))
         }
-        guard valid else { return nil }
+        guard problems.isEmpty else { return nil }
         var spec = ParameterSpec(name: name, type: type, title: title, options: options)
         if type != .enum {
             for (index, option) in spec.fixedOptions.enumerated() {
                 if case .failure(let error) = spec.validate(option.value) {
-                    failParameter("options[\(index)]", "expected \(error.expected), found \(error.found)")
+                    problems.append(("options[\(index)]", "expected \(error.expected), found \(error.found)"))
                 }
             }
         }
         if let defaultValue = table["default"] {
             switch spec.validate(defaultValue) {
             case .success(let value): spec.defaultValue = value
-            case .failure(let error): failParameter("default", "expected \(error.expected), found \(error.found)")
+            case .failure(let error): problems.append(("default", "expected \(error.expected), found \(error.found)"))
             }
         }
-        return valid ? spec : nil
+        return problems.isEmpty ? spec : nil
     }
 
     private static func fixedOption(_ value: JSONValue) -> ParameterOption? {
@@ -361,7 +369,7 @@ public enum ManifestParser {
     }
 
     private static func isLowerAlphanumeric(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private static func isValidParameterName(_ name: String) -> Bool {
