@@ -1,0 +1,149 @@
+import Foundation
+import Logging
+import WidgetProtocol
+import WidgetProviders
+
+/// Answers control calls: decodes parameters, checks the peer's permission (SO_PEERCRED), and calls the service.
+/// Every refusal is a Varlink error and a journal entry.
+public final class DaemonControlHandler: ControlHandler {
+    let service: WidgetService
+    let authorization: Authorization
+    let version: String
+    var logger: Logger
+    private var owners: [String: KindOwners] = [:]
+    /// Open `Watch` streams, ended cleanly when the daemon stops.
+    private var streams: [Int: VarlinkCall] = [:]
+
+    public init(service: WidgetService, authorization: Authorization, version: String, logger: Logger) {
+        self.service = service
+        self.authorization = authorization
+        self.version = version
+        self.logger = logger
+        manifestsChanged()
+    }
+
+    /// Re-resolves the kinds' owners after the manifests were re-read.
+    public func manifestsChanged() {
+        owners = [:]
+        for manifest in service.manifests.manifests {
+            let resolved = KindOwners.resolving(users: manifest.ownerUsers, groups: manifest.ownerGroups)
+            for name in resolved.unresolved {
+                logger.warning("\(manifest.path): owner \"\(name)\" is not a known user or group")
+            }
+            for kind in manifest.widgets { owners[kind.kind] = resolved.owners }
+        }
+    }
+
+    /// Ends every `Watch` stream with a last empty reply, so hosts see a clean end when the daemon stops.
+    public func endStreams() {
+        for call in streams.values { call.reply([:]) }
+        streams = [:]
+    }
+
+    public func handle(_ call: VarlinkCall, peer: PeerCredentials) -> VarlinkResponse {
+        do {
+            return try dispatch(call, peer: peer)
+        } catch {
+            if error.name == ControlError.Name.permissionDenied {
+                logger.warning("refused \(call.method.rawValue) from \(peer): \(error)", metadata: [
+                    JournalField.messageID: JournalMessageID.requestRefused.metadataValue])
+            }
+            return .error(error)
+        }
+    }
+
+    private func check(_ call: VarlinkCall, kinds: Set<String>, foreground: Bool = false,
+                       peer: PeerCredentials) throws(ControlError) {
+        try authorization.check(method: call.method, kinds: kinds, foreground: foreground, peer: peer) {
+            owners[$0]
+        }
+    }
+
+    private func kinds(of ids: [String]) -> Set<String> {
+        Set(ids.compactMap { service.widgets[$0]?.kind })
+    }
+
+    private func dispatch(_ call: VarlinkCall, peer: PeerCredentials) throws(ControlError) -> VarlinkResponse {
+        switch call.method {
+        case .reload:
+            let parameters = try call.parameters(ReloadMethod.self)
+            let target = try parameters.target()
+            let ids = try service.widgetIDs(for: target)
+            var kinds = kinds(of: ids)
+            if case .kind(let kind) = target { kinds.insert(kind) }
+            try check(call, kinds: kinds, foreground: parameters.isForeground, peer: peer)
+            return .reply(ReloadMethod.Reply(decisions: try service.reload(target, foreground: parameters.isForeground)))
+        case .list:
+            return .reply(ListMethod.Reply(widgets: service.list()))
+        case .status:
+            return .reply(service.status(version: version))
+        case .kinds:
+            return .reply(KindsMethod.Reply(kinds: service.kinds()))
+        case .add:
+            let parameters = try call.parameters(AddMethod.self)
+            try check(call, kinds: [parameters.kind], peer: peer)
+            service.add(kind: parameters.kind, family: parameters.family, parameters: parameters.parameters ?? [:]) {
+                switch $0 {
+                case .success(let id): call.reply(AddMethod.Reply(id: id))
+                case .failure(let error): call.fail(error)
+                }
+            }
+            return .pending
+        case .remove:
+            let parameters = try call.parameters(RemoveMethod.self)
+            try check(call, kinds: kinds(of: [parameters.id]), peer: peer)
+            try service.remove(id: parameters.id)
+            return .reply(NoParameters())
+        case .configure:
+            let parameters = try call.parameters(ConfigureMethod.self)
+            guard service.widgets[parameters.id] != nil else { throw .unknownWidget(parameters.id) }
+            try check(call, kinds: kinds(of: [parameters.id]), peer: peer)
+            return .reply(ConfigureMethod.Reply(decision: try service.configure(id: parameters.id,
+                                                                              parameters: parameters.parameters)))
+        case .options:
+            let parameters = try call.parameters(OptionsMethod.self)
+            service.options(kind: parameters.kind, parameter: parameters.parameter, search: parameters.search) {
+                switch $0 {
+                case .success(let reply): call.reply(reply)
+                case .failure(let error): call.fail(error)
+                }
+            }
+            return .pending
+        case .timeline:
+            return .reply(try service.timeline(id: try call.parameters(TimelineMethod.self).id))
+        case .budget:
+            let parameters = try call.parameters(BudgetMethod.self)
+            return .reply(BudgetMethod.Reply(ledgers: try service.budget(id: parameters.id, kind: parameters.kind)))
+        case .stack:
+            return .reply(StackMethod.Reply(stack: try service.stack(ids: try call.parameters(StackMethod.self).ids)))
+        case .watch:
+            let filter = try call.parameters(WatchMethod.self)
+            if let id = filter.id, service.widgets[id] == nil { throw .unknownWidget(id) }
+            let watcher = service.watch(filter) { [weak call] event in call?.stream(event) ?? false }
+            streams[watcher] = call
+            call.onClose = { [weak self] in
+                self?.service.unwatch(watcher)
+                self?.streams[watcher] = nil
+            }
+            return .pending
+        case .dataSet:
+            let parameters = try call.parameters(DataSetMethod.self)
+            var kinds = service.kinds(inGroup: parameters.group)
+            if let kind = parameters.reloadKind { kinds.insert(kind) }
+            try check(call, kinds: kinds, peer: peer)
+            return .reply(try service.dataSet(group: parameters.group, key: parameters.key, value: parameters.value,
+                                              reloadKind: parameters.reloadKind))
+        case .dataGet:
+            let parameters = try call.parameters(DataGetMethod.self)
+            return .reply(try service.dataGet(group: parameters.group, key: parameters.key))
+        case .dataList:
+            return .reply(DataListMethod.Reply(items: try service.dataList(
+                group: try call.parameters(DataListMethod.self).group)))
+        case .dataDelete:
+            let parameters = try call.parameters(DataDeleteMethod.self)
+            try check(call, kinds: service.kinds(inGroup: parameters.group), peer: peer)
+            try service.dataDelete(group: parameters.group, key: parameters.key)
+            return .reply(NoParameters())
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import WidgetProtocol
+import WidgetProviders
+import WidgetSchedulerCore
+
+/// The control API's read methods: open to every local user, and free of side effects.
+extension WidgetService {
+    /// Every widget, as `getCurrentConfigurations()` plus the scheduler's view, sorted by id.
+    public func list() -> [WidgetSummary] {
+        let now = clock.now()
+        return widgets.keys.sorted { Self.naturalOrder($0, $1) }.compactMap { summary($0, at: now) }
+    }
+
+    func summary(_ id: String, at now: Instant) -> WidgetSummary? {
+        guard let widget = widgets[id], let schedule = scheduler.widgets[id] else { return nil }
+        let plan = scheduler.plannedRun(for: id, at: now)
+        return WidgetSummary(
+            id: id, kind: widget.kind, family: widget.family, configuration: widget.configuration,
+            state: state(of: schedule, plan: plan, at: now), lastReload: widget.lastRun?.startedAt,
+            lastReason: widget.lastRun?.reason.rawValue, lastOutcome: widget.lastRun?.outcome,
+            nextReload: plan.map { now.wall(atMonotonic: $0.at) }, nextReason: plan?.reason.rawValue,
+            tokens: Self.rounded(scheduler.tokens(of: id, at: now) ?? 0),
+            currentEntry: schedule.currentEntry.map {
+                WidgetSummary.CurrentEntry(date: $0.date, content: JSONValue(jsonText: $0.content) ?? .null)
+            })
+    }
+
+    /// `running`, `quarantined`, `backoff`, `pending` (a run is due and waits) or `idle`.
+    func state(of schedule: WidgetSchedule, plan: PlannedRun?, at now: Instant) -> String {
+        if schedule.inFlight != nil { return "running" }
+        if schedule.quarantined { return "quarantined" }
+        if let until = schedule.backoffUntil, until > now.monotonic { return "backoff" }
+        if let plan, plan.because != nil || plan.at <= now.monotonic { return "pending" }
+        return "idle"
+    }
+
+    /// The daemon as a whole.
+    public func status(version: String) -> StatusMethod.Reply {
+        let now = clock.now()
+        var pending = 0
+        var quarantined = 0
+        for (id, schedule) in scheduler.widgets {
+            if schedule.quarantined { quarantined += 1 }
+            if let plan = scheduler.plannedRun(for: id, at: now), plan.at <= now.monotonic || plan.because != nil {
+                pending += 1
+            }
+        }
+        let next = nextPlannedRun(at: now).flatMap { id, plan in
+            widgets[id].map {
+                StatusMethod.NextReload(widget: id, kind: $0.kind, at: now.wall(atMonotonic: plan.at),
+                                        reason: plan.reason.rawValue)
+            }
+        }
+        let settings = scheduler.settings
+        return StatusMethod.Reply(
+            version: version, pid: Int(getpid()), startedAt: startedAt, status: statusLine(at: now),
+            widgets: widgets.count, kinds: manifests.kinds.count, running: scheduler.runningCount, pending: pending,
+            quarantined: quarantined, nextReload: next,
+            settings: StatusMethod.Settings(
+                minimumInterval: settings.minimumInterval, dailyBudget: settings.dailyBudget,
+                burstBudget: settings.burstBudget, maxConcurrentRuns: settings.maxConcurrentRuns,
+                coalesceWindow: settings.coalesceWindow, developerKinds: settings.developerKinds.sorted()),
+            stateDirectory: options.stateDirectory.path, socket: options.socketPath)
+    }
+
+    /// Every kind the manifests declare.
+    public func kinds() -> [KindsMethod.Kind] {
+        manifests.manifests.flatMap { manifest in
+            manifest.widgets.map { kind in
+                KindsMethod.Kind(
+                    kind: kind.kind, displayName: kind.displayName, description: kind.description,
+                    families: kind.families,
+                    parameters: kind.parameters.map {
+                        KindsMethod.Parameter(name: $0.name, type: $0.type.rawValue, title: $0.title,
+                                              defaultValue: $0.defaultValue, dynamicOptions: $0.options == .dynamic)
+                    },
+                    group: manifest.group, ownerUsers: manifest.ownerUsers, ownerGroups: manifest.ownerGroups,
+                    developerMode: scheduler.settings.developerKinds.contains(kind.kind),
+                    widgets: scheduler.widgetIDs(ofKind: kind.kind).count, manifest: manifest.path)
+            }
+        }.sorted { $0.kind < $1.kind }
+    }
+
+    /// Every entry of a widget's timeline, the current one marked, with the policy and the next reload.
+    public func timeline(id: String) throws(ControlError) -> TimelineMethod.Reply {
+        guard let widget = widgets[id], let schedule = scheduler.widgets[id] else { throw .unknownWidget(id) }
+        let now = clock.now()
+        let plan = scheduler.plannedRun(for: id, at: now)
+        let policy = schedule.timeline.map { timeline -> TimelineMethod.Policy in
+            if case .after(let date) = timeline.policy { return TimelineMethod.Policy(policy: "after", date: date) }
+            return TimelineMethod.Policy(policy: timeline.policy.name)
+        }
+        let entries = (schedule.timeline?.entries ?? []).map { entry in
+            TimelineMethod.Entry(
+                date: entry.date,
+                relevance: entry.relevance.map { TimelineMethod.Relevance(score: $0.score, duration: $0.duration) },
+                content: JSONValue(jsonText: entry.content) ?? .null, current: entry == schedule.currentEntry)
+        }
+        return TimelineMethod.Reply(widget: id, kind: widget.kind, policy: policy, entries: entries,
+                                    nextReload: plan.map { now.wall(atMonotonic: $0.at) },
+                                    nextReason: plan?.reason.rawValue)
+    }
+
+    /// The refresh ledger of one widget, of a kind, or of every widget.
+    public func budget(id: String?, kind: String?) throws(ControlError) -> [BudgetMethod.Ledger] {
+        let ids: [String]
+        if let id {
+            guard widgets[id] != nil else { throw .unknownWidget(id) }
+            ids = [id]
+        } else if let kind {
+            ids = try widgetIDs(for: .kind(kind))
+        } else {
+            ids = widgets.keys.sorted { Self.naturalOrder($0, $1) }
+        }
+        let now = clock.now()
+        let settings = scheduler.settings
+        return ids.compactMap { id in
+            guard let widget = widgets[id], let schedule = scheduler.widgets[id] else { return nil }
+            let since = now.wall.addingTimeInterval(-86_400)
+            var runs = ((try? store.history(widgetID: id, since: since)) ?? [])
+                .filter { $0.event == .run }
+                .map { record in
+                    BudgetMethod.Run(at: record.at, reason: record.reason, outcome: record.outcome,
+                                     budgeted: RunReason(rawValue: record.reason)?.isBudgeted ?? true)
+                }
+            // The store holds only what has been flushed; runs of this loop turn are still in the batch.
+            runs += batch.history.filter { $0.widgetID == id && $0.event == .run && $0.at >= since }.map {
+                BudgetMethod.Run(at: $0.at, reason: $0.reason, outcome: $0.outcome,
+                                 budgeted: RunReason(rawValue: $0.reason)?.isBudgeted ?? true)
+            }
+            if let flight = schedule.inFlight {
+                runs.append(BudgetMethod.Run(at: now.wall(atMonotonic: flight.startedAt), reason: flight.reason.rawValue,
+                                             outcome: "running", budgeted: flight.reason.isBudgeted))
+            }
+            runs.sort { $0.at < $1.at }
+            let tokens = schedule.budget.available(at: now.monotonic, settings: settings)
+            let nextToken = tokens >= settings.burstBudget || !settings.refillInterval.isFinite ? nil
+                : now.wall(atMonotonic: now.monotonic + (1 - tokens.truncatingRemainder(dividingBy: 1))
+                           * settings.refillInterval)
+            let floor = schedule.lastRunStart.map { $0 + settings.minimumInterval }
+            return BudgetMethod.Ledger(
+                widget: id, kind: widget.kind, tokens: Self.rounded(tokens), capacity: settings.burstBudget,
+                nextTokenAt: nextToken, minimumInterval: settings.minimumInterval,
+                floorLiftsAt: floor.flatMap { $0 > now.monotonic ? now.wall(atMonotonic: $0) : nil },
+                developerMode: settings.developerKinds.contains(widget.kind),
+                budgetedRuns24h: runs.filter { $0.budgeted }.count, exemptRuns24h: runs.filter { !$0.budgeted }.count,
+                runs: runs, consecutiveFailures: schedule.consecutiveFailures,
+                backoffUntil: schedule.backoffUntil.flatMap { $0 > now.monotonic ? now.wall(atMonotonic: $0) : nil },
+                quarantined: schedule.quarantined)
+        }
+    }
+
+    /// Widgets ordered by current relevance, as a smart stack orders them.
+    public func stack(ids: [String]?) throws(ControlError) -> [StackMethod.Item] {
+        for id in ids ?? [] where widgets[id] == nil { throw .unknownWidget(id) }
+        let chosen = (ids ?? Array(widgets.keys)).compactMap { scheduler.widgets[$0] }
+        let now = clock.now()
+        return RelevanceStack.order(chosen, at: now.wall).map { item in
+            StackMethod.Item(widget: item.widget, kind: widgets[item.widget]?.kind ?? "",
+                             score: item.relevance?.score, normalized: item.relevance.map { Self.rounded($0.normalized) },
+                             relevant: item.relevance?.isRelevant ?? false, until: item.relevance?.until,
+                             explanation: item.explanation)
+        }
+    }
+
+    static func rounded(_ value: Double) -> Double {
+        (value * 1_000).rounded() / 1_000
+    }
+
+    /// w2 before w10.
+    static func naturalOrder(_ lhs: String, _ rhs: String) -> Bool {
+        lhs.compare(rhs, options: .numeric) == .orderedAscending
+    }
+}

@@ -1,0 +1,289 @@
+import Foundation
+import Logging
+import WidgetProtocol
+import WidgetProviders
+import WidgetSchedulerCore
+
+/// The control API's state-changing methods, as plain functions: tested without a socket, called by
+/// `DaemonControlHandler` after authorization.
+extension WidgetService {
+    // MARK: - Reload
+
+    /// The widget ids a reload target names; an unknown kind or widget is an error naming it.
+    func widgetIDs(for target: ReloadMethod.Parameters.Target) throws(ControlError) -> [String] {
+        switch target {
+        case .kind(let kind):
+            guard manifests.widgetKind(kind) != nil || !scheduler.widgetIDs(ofKind: kind).isEmpty else {
+                throw .unknownKind(kind)
+            }
+            return scheduler.widgetIDs(ofKind: kind)
+        case .all:
+            return scheduler.widgetIDs
+        case .widgets(let ids):
+            for id in ids where widgets[id] == nil { throw .unknownWidget(id) }
+            return ids
+        }
+    }
+
+    /// `reloadTimelines(ofKind:)`, `reloadAllTimelines()` or a reload of named widgets: one decision per widget.
+    public func reload(_ target: ReloadMethod.Parameters.Target, foreground: Bool) throws(ControlError)
+        -> [ReloadDecision]
+    {
+        _ = try widgetIDs(for: target)
+        let coreTarget: ReloadTarget
+        switch target {
+        case .kind(let kind): coreTarget = .kind(kind)
+        case .all: coreTarget = .all
+        case .widgets(let ids): coreTarget = .widgets(ids)
+        }
+        nextRequestID += 1
+        let decided = handle(.reloadRequested(coreTarget, foreground: foreground, request: nextRequestID))
+        let now = clock.now()
+        return decided.map { ReloadDecision(widget: $0.widget, decision: $0.decision, now: now) }
+    }
+
+    // MARK: - Add, remove, configure
+
+    /// Adds a widget of `kind`. Parameters the caller leaves out are filled from the provider's `defaults` answer,
+    /// then from the manifest's defaults (seed 000: never a blank widget); a parameter with no value after that is
+    /// an error naming it. The `initial` run follows at once. `completion` gets the new id, later if the provider is
+    /// asked for defaults.
+    public func add(kind: String, family: String?, parameters: [String: JSONValue],
+                    completion: @escaping (Result<String, ControlError>) -> Void) {
+        guard let manifest = manifests.manifest(forKind: kind), let kindManifest = manifest.widget(kind: kind) else {
+            completion(.failure(.unknownKind(kind)))
+            return
+        }
+        let family = family ?? kindManifest.families.first ?? "systemSmall"
+        guard kindManifest.families.contains(family) else {
+            completion(.failure(.invalidParameter("family", reason: "kind \(kind) supports "
+                + kindManifest.families.joined(separator: ", ") + "; not \(family)")))
+            return
+        }
+        let given: [String: JSONValue]
+        do {
+            given = try validate(parameters, against: kindManifest)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let missing = kindManifest.parameters.map(\.name).filter { given[$0] == nil }
+        guard !missing.isEmpty else {
+            completion(.success(insertWidget(kind: kind, family: family, configuration: given)))
+            return
+        }
+        let request = ProviderRequest(
+            request: .defaults, kind: kind, widget: ProviderRequest.Widget(id: "", family: family, configuration: given),
+            context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
+                                             dataDirectory: manifest.group.map { groupDirectory($0).path }))
+        let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
+        _ = launcher.launch(invocation) { [weak self] result, _ in
+            guard let self else { return }
+            var configuration = given
+            switch result {
+            case .success(.configuration(let defaults), _):
+                for spec in kindManifest.parameters where configuration[spec.name] == nil {
+                    if let value = defaults[spec.name], case .success(let valid) = spec.validate(value) {
+                        configuration[spec.name] = valid
+                    }
+                }
+            case .success, .failure:
+                let reason = result.failure.map { "\($0)" } ?? "the answer was not a configuration"
+                self.logger.notice("\(kind): the provider gave no defaults (\(reason)); using the manifest's",
+                                   metadata: [JournalField.widgetKind: "\(kind)"])
+            }
+            for spec in kindManifest.parameters where configuration[spec.name] == nil {
+                configuration[spec.name] = spec.defaultValue
+            }
+            let stillMissing = kindManifest.parameters.map(\.name).filter { configuration[$0] == nil }
+            guard stillMissing.isEmpty else {
+                completion(.failure(.invalidParameter(
+                    stillMissing[0], reason: "no value given, and neither the provider's defaults nor the manifest "
+                        + "(\(manifest.path)) has one")))
+                return
+            }
+            completion(.success(self.insertWidget(kind: kind, family: family, configuration: configuration)))
+        }
+    }
+
+    private func insertWidget(kind: String, family: String, configuration: [String: JSONValue]) -> String {
+        var number = nextWidgetNumber
+        while widgets["w\(number)"] != nil { number += 1 }
+        nextWidgetNumber = number + 1
+        let id = "w\(number)"
+        let widget = ManagedWidget(id: id, kind: kind, family: family, configuration: configuration,
+                                   addedAt: clock.now().wall, lastRun: nil)
+        widgets[id] = widget
+        batch.upsertWidget(widget.record)
+        logger.info("\(id): added, kind \(kind), family \(family), configuration \(JSONValue.object(configuration).jsonText())",
+                    metadata: metadata(id))
+        handle(.widgetAdded(id: id, kind: kind))
+        return id
+    }
+
+    /// Removes a widget, its timeline and history; a run in flight is killed.
+    public func remove(id: String) throws(ControlError) {
+        guard widgets[id] != nil else { throw .unknownWidget(id) }
+        running.removeValue(forKey: id)?.terminate()
+        logger.info("\(id): removed", metadata: metadata(id))
+        widgets[id] = nil
+        batch.deleteWidget(id: id)
+        handle(.widgetRemoved(id: id))
+    }
+
+    /// Changes some of a widget's parameters, validated against its manifest, and runs its provider at once
+    /// (`configuration` runs are budget-exempt, as in WidgetKit).
+    public func configure(id: String, parameters: [String: JSONValue]) throws(ControlError) -> ReloadDecision {
+        guard var widget = widgets[id] else { throw .unknownWidget(id) }
+        guard let kindManifest = manifests.widgetKind(widget.kind) else { throw .unknownKind(widget.kind) }
+        guard !parameters.isEmpty else { throw .invalidParameter("parameters", reason: "name at least one") }
+        let valid = try validate(parameters, against: kindManifest)
+        widget.configuration.merge(valid) { _, new in new }
+        widgets[id] = widget
+        batch.upsertWidget(widget.record)
+        nextRequestID += 1
+        let decided = handle(.configurationChanged(id: id, request: nextRequestID))
+        let now = clock.now()
+        guard let decision = decided.first else { throw .unknownWidget(id) }
+        return ReloadDecision(widget: id, decision: decision.decision, now: now)
+    }
+
+    func validate(_ parameters: [String: JSONValue], against kind: WidgetKindManifest) throws(ControlError)
+        -> [String: JSONValue]
+    {
+        var valid: [String: JSONValue] = [:]
+        for name in parameters.keys.sorted() {
+            guard let spec = kind.parameter(named: name), let value = parameters[name] else {
+                let known = kind.parameters.map(\.name)
+                throw .invalidParameter(name, reason: "kind \(kind.kind) has no such parameter"
+                    + (known.isEmpty ? "" : " (it has: \(known.joined(separator: ", ")))"))
+            }
+            // Text from a command line is parsed with the parameter's type; JSON values are checked against it.
+            let result: Result<JSONValue, ParameterError>
+            if case .string(let text) = value, spec.type != .string { result = spec.parse(text) } else {
+                result = spec.validate(value)
+            }
+            switch result {
+            case .success(let canonical): valid[name] = canonical
+            case .failure(let error): throw .invalidParameter(name, reason: "\(error)")
+            }
+        }
+        return valid
+    }
+
+    // MARK: - Options
+
+    /// The values `parameter` of `kind` can take: asked of the provider when the manifest says `dynamic`, else the
+    /// manifest's fixed list.
+    public func options(kind: String, parameter: String, search: String?,
+                        completion: @escaping (Result<OptionsMethod.Reply, ControlError>) -> Void) {
+        guard let manifest = manifests.manifest(forKind: kind), let kindManifest = manifest.widget(kind: kind) else {
+            completion(.failure(.unknownKind(kind)))
+            return
+        }
+        guard let spec = kindManifest.parameter(named: parameter) else {
+            completion(.failure(.invalidParameter("parameter", reason: "kind \(kind) has no parameter \(parameter)")))
+            return
+        }
+        guard spec.options == .dynamic else {
+            let needle = search?.lowercased() ?? ""
+            let options = spec.fixedOptions
+                .filter { needle.isEmpty || "\($0.value.jsonText()) \($0.title)".lowercased().contains(needle) }
+                .map { OptionsMethod.Option(value: $0.value, title: $0.title) }
+            completion(.success(OptionsMethod.Reply(options: options, source: .manifest)))
+            return
+        }
+        let request = ProviderRequest(
+            request: .options, kind: kind, widget: nil, parameter: parameter, search: search,
+            context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
+                                             dataDirectory: manifest.group.map { groupDirectory($0).path }))
+        let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
+        _ = launcher.launch(invocation) { result, _ in
+            switch result {
+            case .success(.options(let options), _):
+                completion(.success(OptionsMethod.Reply(
+                    options: options.map { OptionsMethod.Option(value: $0.value, title: $0.title) },
+                    source: .provider)))
+            case .success:
+                completion(.failure(.providerFailed(kind: kind, reason: "invalid",
+                                                   detail: "the provider did not answer with options")))
+            case .failure(let failure):
+                completion(.failure(.providerFailed(kind: kind, reason: failure.reason, detail: failure.detail)))
+            }
+        }
+    }
+
+    // MARK: - Shared group data
+
+    /// Checks a group or key name: it becomes a file or directory name under the state directory.
+    func checkName(_ name: String, _ field: String) throws(ControlError) {
+        let allowed = name.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "._-".unicodeScalars.contains($0)
+        }
+        guard !name.isEmpty, name.count <= 128, allowed, !name.hasPrefix(".") else {
+            throw .invalidParameter(field, reason: "must be 1 to 128 of A-Z a-z 0-9 . _ - and not start with a dot; "
+                + "got \"\(name)\"")
+        }
+    }
+
+    /// Kinds whose providers read `group`: their owners may write it.
+    func kinds(inGroup group: String) -> Set<String> {
+        Set(manifests.manifests.filter { $0.group == group }.flatMap { $0.widgets.map(\.kind) })
+    }
+
+    /// Stores `value` under `group`/`key` with its timestamp, writes the provider-visible file atomically, and, with
+    /// `reloadKind`, reloads that kind: an app's "save, then `reloadTimelines(ofKind:)`" in one call.
+    public func dataSet(group: String, key: String, value: String, reloadKind: String?) throws(ControlError)
+        -> DataSetMethod.Reply
+    {
+        try checkName(group, "group")
+        try checkName(key, "key")
+        if let reloadKind { _ = try widgetIDs(for: .kind(reloadKind)) }
+        let now = clock.now().wall
+        let record = GroupDataRecord(group: group, key: key, value: value, updatedAt: now)
+        do {
+            try writeGroupFile(record)
+        } catch {
+            throw .invalidParameter("group", reason: "cannot write the group's data file: \(error)")
+        }
+        batch.setGroupValue(record)
+        flush()
+        logger.info("group \(group): \(key) set", metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
+        let decisions = try reloadKind.map { kind throws(ControlError) in try reload(.kind(kind), foreground: false) }
+        return DataSetMethod.Reply(updatedAt: now, decisions: decisions ?? [])
+    }
+
+    public func dataGet(group: String, key: String) throws(ControlError) -> DataItem {
+        try checkName(group, "group")
+        try checkName(key, "key")
+        guard let record = try? store.groupValue(group: group, key: key) else {
+            throw .unknownKey(group: group, key: key)
+        }
+        return DataItem(key: record.key, value: record.value, updatedAt: record.updatedAt)
+    }
+
+    public func dataList(group: String) throws(ControlError) -> [DataItem] {
+        try checkName(group, "group")
+        return ((try? store.groupData(group: group)) ?? []).map {
+            DataItem(key: $0.key, value: $0.value, updatedAt: $0.updatedAt)
+        }
+    }
+
+    public func dataDelete(group: String, key: String) throws(ControlError) {
+        _ = try dataGet(group: group, key: key)
+        batch.deleteGroupValue(group: group, key: key)
+        flush()
+        try? FileManager.default.removeItem(at: groupDirectory(group).appendingPathComponent(key))
+        logger.info("group \(group): \(key) deleted", metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
+    }
+
+    /// One file per key, `{"value": …, "updatedAt": "<RFC 3339>"}`, replaced atomically (write, then rename), so a
+    /// provider never reads half a value and can judge staleness by the timestamp.
+    func writeGroupFile(_ record: GroupDataRecord) throws {
+        let directory = groupDirectory(record.group)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let body = JSONValue.object(["value": .string(record.value),
+                                     "updatedAt": .string(formatter.string(from: record.updatedAt))]).jsonText()
+        try Data((body + "\n").utf8).write(to: directory.appendingPathComponent(record.key), options: .atomic)
+    }
+}
