@@ -2,7 +2,8 @@
 //
 // usage: spawn-loop PROVIDER REQUEST_FILE RUNS WORKERS
 // Each of WORKERS threads runs RUNS / WORKERS children one after another, blocking, and the program prints
-// "runs=N seconds=S rate=R" (runs per second over the wall time of all workers).
+// "runs=N seconds=S rate=R parent_cpu_us_per_run=C" (runs per second over the wall time of all workers, and the
+// CPU time of this process itself, children excluded, per run).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -88,6 +90,11 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_MONOTONIC, &end);
     double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
     int total = runs_per_worker * workers;
-    printf("runs=%d seconds=%.3f rate=%.1f\n", total, seconds, total / seconds);
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    double cpu = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                 (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    printf("runs=%d seconds=%.3f rate=%.1f parent_cpu_us_per_run=%.1f\n", total, seconds, total / seconds,
+           cpu * 1e6 / total);
     return 0;
 }

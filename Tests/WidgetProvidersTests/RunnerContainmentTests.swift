@@ -60,9 +60,9 @@ struct RunnerContainmentTests {
     func hostileProviderIsContained(_ provider: HostileProvider) throws {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try RunnerHarness.script(provider.script, in: directory)
+        let argv = try RunnerHarness.interpreted(provider.script, in: directory)
         let spec = ProcessSpec(
-            argv: [path], timeout: provider.timeout, grace: provider.grace, memoryMax: provider.memoryMax
+            argv: argv, timeout: provider.timeout, grace: provider.grace, memoryMax: provider.memoryMax
         )
         let result = RunnerHarness.run(spec)
         #expect(result.failure?.reason == provider.expectedReason, "\(result.failure.map(String.init) ?? "success")")
@@ -74,7 +74,8 @@ struct RunnerContainmentTests {
     @Test func crashReportsTheSignal() throws {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = RunnerHarness.run(ProcessSpec(argv: [try RunnerHarness.script("#!/bin/sh\nkill -SEGV $$\n", in: directory)]))
+        let argv = try RunnerHarness.interpreted("#!/bin/sh\nkill -SEGV $$\n", in: directory)
+        let result = RunnerHarness.run(ProcessSpec(argv: argv))
         #expect(result.termination == .signaled(SIGSEGV))
         #expect(result.failure == .signal(SIGSEGV))
         #expect(result.failure?.detail == "killed by SIGSEGV")
@@ -84,7 +85,7 @@ struct RunnerContainmentTests {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = "#!/bin/sh\nhead -c 20000 /dev/zero | tr '\\000' x >&2\necho 'weather: no API key' >&2\nexit 3\n"
-        let result = RunnerHarness.run(ProcessSpec(argv: [try RunnerHarness.script(script, in: directory)]))
+        let result = RunnerHarness.run(ProcessSpec(argv: try RunnerHarness.interpreted(script, in: directory)))
         #expect(result.failure == .exit(3))
         #expect(result.termination == .exited(3))
         #expect(result.stderrTail.hasSuffix("xxweather: no API key\n"))
@@ -95,7 +96,8 @@ struct RunnerContainmentTests {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let script = "#!/bin/sh\nsleep 60 &\necho '{\"entries\": []}'\nexit 0\n"
-        let result = RunnerHarness.run(ProcessSpec(argv: [try RunnerHarness.script(script, in: directory)], timeout: 10))
+        let argv = try RunnerHarness.interpreted(script, in: directory)
+        let result = RunnerHarness.run(ProcessSpec(argv: argv, timeout: 10))
         #expect(result.failure == nil)
         #expect(String(decoding: result.stdout, as: UTF8.self) == "{\"entries\": []}\n")
         #expect(result.duration < 2, "finished by the drain wait after the child's exit, not by the timeout")
@@ -105,8 +107,8 @@ struct RunnerContainmentTests {
     @Test func stdoutPastTheLimitIsCutAtTheLimit() throws {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try RunnerHarness.script("#!/bin/sh\nhead -c 5000 /dev/zero\n", in: directory)
-        let result = RunnerHarness.run(ProcessSpec(argv: [path], stdoutLimit: 4096))
+        let argv = try RunnerHarness.interpreted("#!/bin/sh\nhead -c 5000 /dev/zero\n", in: directory)
+        let result = RunnerHarness.run(ProcessSpec(argv: argv, stdoutLimit: 4096))
         #expect(result.failure == .outputTooLarge(limit: 4096))
         #expect(result.stdout.count == 4096)
     }
@@ -114,21 +116,22 @@ struct RunnerContainmentTests {
     @Test func memoryCapIsEnforcedAndTold() throws {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let script = "#!/usr/bin/env python3\nblock = bytearray(100 * 1024 * 1024)\nprint(len(block))\n"
-        let path = try RunnerHarness.script(script, in: directory)
-        let capped = RunnerHarness.run(ProcessSpec(argv: [path], memoryMax: 64 << 20))
+        // Filled with a non-zero byte, so every page is touched and counts in the resident set.
+        let script = "#!/usr/bin/env python3\nblock = b'x' * (400 * 1024 * 1024)\nprint(len(block))\n"
+        let argv = try RunnerHarness.interpreted(script, in: directory)
+        let capped = RunnerHarness.run(ProcessSpec(argv: argv, memoryMax: 64 << 20))
         #expect(capped.failure == .memory(limit: 64 << 20))
         #expect(capped.stderrTail.contains("MemoryError"))
-        let roomy = RunnerHarness.run(ProcessSpec(argv: [path], memoryMax: 256 << 20))
+        let roomy = RunnerHarness.run(ProcessSpec(argv: argv, memoryMax: 1 << 30))
         #expect(roomy.failure == nil)
-        #expect((roomy.peakMemoryBytes ?? 0) > 100 << 20)
+        #expect((roomy.peakMemoryBytes ?? 0) > 400 << 20)
     }
 
     @Test func timeoutTerminatesTheWholeGroupWithinTheGrace() throws {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try RunnerHarness.script("#!/bin/sh\ntrap '' TERM\nsleep 60 &\nsleep 60\n", in: directory)
-        let result = RunnerHarness.run(ProcessSpec(argv: [path], timeout: 0.3, grace: 0.3))
+        let argv = try RunnerHarness.interpreted("#!/bin/sh\ntrap '' TERM\nsleep 60 &\nsleep 60\n", in: directory)
+        let result = RunnerHarness.run(ProcessSpec(argv: argv, timeout: 0.3, grace: 0.3))
         #expect(result.failure == .timeout(seconds: 0.3))
         #expect(result.termination == .signaled(SIGKILL))
         #expect(result.duration >= 0.6)
@@ -138,8 +141,8 @@ struct RunnerContainmentTests {
     @Test func cancelKillsTheGroup() throws {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = try RunnerHarness.script("#!/bin/sh\nsleep 60 &\nsleep 60\n", in: directory)
-        let result = RunnerHarness.run([ProcessSpec(argv: [path])]) { handles in handles[0].cancel() }[0]
+        let argv = try RunnerHarness.interpreted("#!/bin/sh\nsleep 60 &\nsleep 60\n", in: directory)
+        let result = RunnerHarness.run([ProcessSpec(argv: argv)]) { handles in handles[0].cancel() }[0]
         #expect(result.failure == .signal(SIGKILL))
         #expect(RunnerHarness.groupIsGone(result.pid))
     }

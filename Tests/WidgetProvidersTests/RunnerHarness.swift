@@ -27,6 +27,17 @@ enum RunnerHarness {
         return url.path
     }
 
+    /// Writes a script into `directory` and returns the argv that runs it through its `#!` interpreter.
+    ///
+    /// Tests run in parallel threads, and a script still open for writing in one thread while another spawns is
+    /// inherited by that child until its exec: executing the script itself could then fail with ETXTBSY.
+    static func interpreted(_ text: String, named name: String = "provider", in directory: URL) throws -> [String] {
+        let path = try script(text, named: name, in: directory)
+        let firstLine = text.split(separator: "\n", maxSplits: 1).first ?? ""
+        let interpreter = firstLine.dropFirst(2).split(separator: " ").map(String.init)
+        return interpreter + [path]
+    }
+
     /// Runs one spec to completion.
     static func run(_ spec: ProcessSpec) -> ProcessResult {
         run([spec])[0]

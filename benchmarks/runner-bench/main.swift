@@ -2,7 +2,7 @@
 // WORKERS in flight at a time on the one loop thread, as the daemon runs them.
 //
 // usage: runner-bench PROVIDER REQUEST_FILE RUNS WORKERS
-// Prints "runs=N seconds=S rate=R", like spawn-loop, so run.sh can compare the two.
+// Prints "runs=N seconds=S rate=R parent_cpu_us_per_run=C", like spawn-loop, so run.sh can compare the two.
 import Foundation
 import WidgetProviders
 
@@ -59,4 +59,13 @@ loop.run { driver.finished == total }
 var endTime = timespec()
 clock_gettime(CLOCK_MONOTONIC, &endTime)
 let seconds = Double(endTime.tv_sec - startTime.tv_sec) + Double(endTime.tv_nsec - startTime.tv_nsec) / 1e9
-print(String(format: "runs=%d seconds=%.3f rate=%.1f", total, seconds, Double(total) / seconds))
+var usage = rusage()
+getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+    + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+print(
+    String(
+        format: "runs=%d seconds=%.3f rate=%.1f parent_cpu_us_per_run=%.1f", total, seconds, Double(total) / seconds,
+        cpu * 1e6 / Double(total)
+    )
+)

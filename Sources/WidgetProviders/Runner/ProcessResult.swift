@@ -22,7 +22,8 @@ public struct ProcessResult: Sendable, Equatable {
     public var failure: ProcessFailure?
     /// Seconds from spawn to completion, on the monotonic clock.
     public var duration: Double
-    /// Peak resident set size in bytes from the child's rusage, when known.
+    /// Peak resident set size in bytes from the child's rusage, when it is surely the child's own: `nil` when the
+    /// figure does not exceed the runner's own peak, which the child shared until its exec.
     public var peakMemoryBytes: UInt64?
 
     /// Creates a result.

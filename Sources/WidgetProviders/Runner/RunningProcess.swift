@@ -203,7 +203,7 @@ public final class RunningProcess {
 
     /// The path to execute: `program` itself when it has a slash, else the first executable match in `searchPath`.
     static func resolve(_ program: String, searchPath: String?) -> String? {
-        if program.contains("/") { return program }
+        if program.utf8.contains(UInt8(ascii: "/")) { return program }
         let directories = (searchPath ?? ProcessSpec.minimalEnvironment["PATH"] ?? "").split(separator: ":")
         for directory in directories {
             let candidate = "\(directory)/\(program)"
@@ -315,7 +315,7 @@ public final class RunningProcess {
         if pidfd >= 0 { close(pidfd) }
         pidfd = -1
         closeOutputs()
-        let peak = termination == nil ? nil : status.max_rss_bytes
+        let peak = termination == nil ? nil : Self.ownPeak(status.max_rss_bytes)
         let tail = String(decoding: stderrTail.suffix(spec.stderrTailSize), as: UTF8.self)
         let result = ProcessResult(
             pid: pid, stdout: stdout, stderrTail: tail, termination: termination,
@@ -344,7 +344,9 @@ public final class RunningProcess {
         }
     }
 
-    private func hitMemoryCap(_ termination: ProcessTermination?, stderrTail: String, peak: UInt64?) -> ProcessFailure? {
+    private func hitMemoryCap(
+        _ termination: ProcessTermination?, stderrTail: String, peak: UInt64?
+    ) -> ProcessFailure? {
         guard let cap = spec.memoryMax else { return nil }
         if ProcessResult.reportsOutOfMemory(stderrTail) { return .memory(limit: cap) }
         if termination == .signaled(SIGKILL), !killedByRunner, let peak, peak >= cap / 10 * 9 {
@@ -354,6 +356,15 @@ public final class RunningProcess {
     }
 
     // MARK: - Helpers
+
+    /// The child's own peak RSS, if the rusage figure is surely its own. Until its exec, the child shares the
+    /// spawner's memory (posix_spawn uses CLONE_VM), and the kernel counts that in its peak; so a figure not above
+    /// the spawner's own peak may be the spawner's, and is not reported.
+    private static func ownPeak(_ childPeak: UInt64) -> UInt64? {
+        var usage = rusage()
+        guard getrusage(Int32(RUSAGE_SELF.rawValue), &usage) == 0 else { return nil }
+        return childPeak > UInt64(max(0, usage.ru_maxrss)) * 1024 ? childPeak : nil
+    }
 
     private func signalGroup(_ signo: Int32) {
         guard pid > 0 && !isReaped else { return }

@@ -1,0 +1,150 @@
+import ArgumentParser
+import Foundation
+import WidgetProtocol
+import WidgetProviders
+
+/// `widget-scheduler run-provider MANIFEST --kind K ...`: one request through the real runner, without a daemon.
+struct RunProviderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run-provider",
+        abstract: "Run one request of a provider through the real runner and print its validated answer.",
+        discussion: """
+            The provider author's preview: the provider runs exactly as the daemon runs it (own session, minimal \
+            environment, the manifest's timeout and memory cap), and its answer is validated strictly. On failure \
+            the reason (exit, signal, timeout, memory, invalid, output-too-large, spawn) and the provider's stderr \
+            are printed, and the exit status is 1. The protocol is described in docs/provider-protocol.md.
+            """
+    )
+
+    @Argument(help: "The provider's manifest (TOML).", completion: .file(extensions: ["toml"]))
+    var manifest: String
+
+    @Option(help: "The widget kind to ask for, as the manifest names it.")
+    var kind: String
+
+    @Option(help: "The request: timeline, snapshot, placeholder, defaults or options.")
+    var request = "timeline"
+
+    @Option(help: "The widget family (default: the kind's first family).")
+    var family: String?
+
+    @Option(name: .customLong("param"), help: "A configuration value, NAME=VALUE, typed as the manifest declares.")
+    var parameters: [String] = []
+
+    @Option(help: "For an options request: the parameter whose options are asked for.")
+    var parameter: String?
+
+    @Option(help: "For an options request: the search text.")
+    var search: String?
+
+    @Option(help: "The group's shared data directory passed to the provider as context.dataDirectory.")
+    var dataDirectory: String?
+
+    @Flag(help: "Print the validated answer as JSON.")
+    var json = false
+
+    func run() throws {
+        let providerManifest: ProviderManifest
+        switch ManifestLoader.load(file: manifest) {
+        case .success(let loaded):
+            providerManifest = loaded
+        case .failure(let errors):
+            FileHandle.standardError.write(Data("widget-scheduler: \(errors)\n".utf8))
+            throw ExitCode(65)
+        }
+        let providerRequest = try makeRequest(for: providerManifest)
+        let invocation = ProviderInvocation(manifest: providerManifest, request: providerRequest)
+
+        let loop = PollEventLoop()
+        let runner = ProviderRunner(loop: loop)
+        var outcome: (result: ProviderRunResult, process: ProcessResult)?
+        invocation.start(on: runner) { outcome = ($0, $1) }
+        loop.run { outcome != nil }
+        guard let outcome else { throw ExitCode.failure }
+
+        let tail = outcome.result.stderrTail
+        switch outcome.result {
+        case .success(let answer, _):
+            if !tail.isEmpty { printStderr("provider stderr:\n" + indented(tail)) }
+            if json {
+                print(ProviderAnswerFormatter.json(answer))
+            } else {
+                print(ProviderAnswerFormatter.text(answer), terminator: "")
+                print(summary(of: outcome.process))
+            }
+        case .failure(let failure):
+            printStderr("widget-scheduler: \(kind): \(failure.reason): \(failure.detail)")
+            printStderr(tail.isEmpty ? "provider stderr: (empty)" : "provider stderr:\n" + indented(tail))
+            if !json { printStderr(summary(of: outcome.process)) }
+            throw ExitCode.failure
+        }
+    }
+
+    private func makeRequest(for manifest: ProviderManifest) throws -> ProviderRequest {
+        guard let requestKind = ProviderRequestKind(rawValue: request) else {
+            let names = ProviderRequestKind.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--request \(request): expected one of \(names)")
+        }
+        guard let widgetKind = manifest.widget(kind: kind) else {
+            let kinds = manifest.widgets.map(\.kind).joined(separator: ", ")
+            throw ValidationError("--kind \(kind): \(manifest.path) serves no such kind (it serves: \(kinds))")
+        }
+        let chosenFamily = family ?? widgetKind.families.first ?? "systemSmall"
+        guard widgetKind.families.contains(chosenFamily) else {
+            let families = widgetKind.families.joined(separator: ", ")
+            throw ValidationError("--family \(chosenFamily): kind \(kind) supports \(families)")
+        }
+        var configuration = widgetKind.defaultConfiguration
+        for assignment in parameters {
+            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                throw ValidationError("--param \(assignment): expected NAME=VALUE")
+            }
+            let name = String(assignment[..<equals])
+            let text = String(assignment[assignment.index(after: equals)...])
+            guard let spec = widgetKind.parameter(named: name) else {
+                let declared = widgetKind.parameters.map(\.name).joined(separator: ", ")
+                throw ValidationError(
+                    "--param \(name): kind \(kind) declares no such parameter (declared: \(declared))"
+                )
+            }
+            switch spec.parse(text) {
+            case .success(let value): configuration[name] = value
+            case .failure(let error): throw ValidationError("--param \(assignment): \(error)")
+            }
+        }
+        if requestKind == .options {
+            guard let parameter else { throw ValidationError("--request options needs --parameter NAME") }
+            guard widgetKind.parameter(named: parameter) != nil else {
+                throw ValidationError("--parameter \(parameter): kind \(kind) declares no such parameter")
+            }
+        }
+        return ProviderRequest(
+            request: requestKind,
+            kind: kind,
+            widget: ProviderRequest.Widget(id: "preview", family: chosenFamily, configuration: configuration),
+            parameter: parameter,
+            search: search,
+            context: ProviderRequest.Context(
+                now: Date(), isPreview: true, reason: requestKind == .timeline ? .foreground : nil,
+                dataDirectory: dataDirectory
+            )
+        )
+    }
+
+    private func summary(of process: ProcessResult) -> String {
+        var text = String(format: "ran in %.1f ms (pid %d", process.duration * 1000, process.pid)
+        if let peak = process.peakMemoryBytes {
+            text += String(format: ", peak RSS %.1f MiB", Double(peak) / 1_048_576)
+        }
+        return text + ")"
+    }
+
+    private func indented(_ text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return (lines.last == "" ? lines.dropLast() : lines[...]).map { "  " + $0 }.joined(separator: "\n")
+    }
+
+    private func printStderr(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+}
