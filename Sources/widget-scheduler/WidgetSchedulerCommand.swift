@@ -2,9 +2,14 @@ import ArgumentParser
 
 @main
 struct WidgetSchedulerCommand: ParsableCommand {
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "widget-scheduler",
         abstract: "WidgetKit's timeline refresh machinery as a Linux system service.",
-        subcommands: [SimulateCommand.self, RunProviderCommand.self]
+        discussion: "With no subcommand it runs the daemon in the foreground (see `widget-scheduler run --help`).",
+        version: version,
+        subcommands: [DaemonCommand.self, SimulateCommand.self, RunProviderCommand.self],
+        defaultSubcommand: DaemonCommand.self
     )
 }

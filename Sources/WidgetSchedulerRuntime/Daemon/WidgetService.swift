@@ -57,8 +57,8 @@ public final class WidgetService {
     let formatter = RFC3339Formatter()
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
-    /// Called after each handled event with the one-line status for sd_notify.
-    public var onStatus: ((String) -> Void)?
+    /// Counts handled events, so the daemon knows when its STATUS= line may have changed.
+    public private(set) var revision = 0
 
     public init(
         options: Options, settings: SchedulerSettings, manifests: ManifestSet, clock: DaemonClock,
@@ -167,7 +167,7 @@ public final class WidgetService {
             followUps = []
         }
         armTimer()
-        onStatus?(statusLine(at: clock.now()))
+        revision &+= 1
         return decisions
     }
 
@@ -424,5 +424,30 @@ public final class WidgetService {
         for group in Set(manifests.manifests.compactMap(\.group)) {
             try? FileManager.default.createDirectory(at: groupDirectory(group), withIntermediateDirectories: true)
         }
+    }
+}
+
+extension WidgetService {
+    /// New settings from a re-read configuration. Budgets keep their tokens (capped at the new burst).
+    public func replaceSettings(_ settings: SchedulerSettings) {
+        guard settings != scheduler.settings else { return }
+        handle(.settingsChanged(settings))
+    }
+
+    /// New manifests from a re-read of the provider directories. Widgets of a kind that disappeared stay, and fail
+    /// their runs with a clear reason until their kind comes back or they are removed.
+    public func replaceManifests(_ manifests: ManifestSet) {
+        self.manifests = manifests
+        createGroupDirectories()
+        for kind in Set(widgets.values.map(\.kind)) where manifests.widgetKind(kind) == nil {
+            logger.warning("kind \(kind) is no longer served by any manifest; its widgets are kept",
+                           metadata: [JournalField.widgetKind: "\(kind)"])
+        }
+    }
+
+    /// Kills every provider run in flight (the daemon is stopping). Their results are not waited for: the runs stay
+    /// pending in the saved state and run again after the restart, their tokens still spent.
+    public func terminateRuns() {
+        for handle in running.values { handle.terminate() }
     }
 }

@@ -1,0 +1,212 @@
+import Foundation
+import Glibc
+import Logging
+import SystemdKit
+import WidgetProtocol
+import WidgetProviders
+import WidgetSchedulerCore
+
+/// The `widget-scheduler` service: one sd-event loop serving the scheduler's one timer, provider pipes and pidfds,
+/// control connections, signals, wall-clock changes and the watchdog. No threads, no async, no Dispatch: with
+/// nothing due, the process sleeps.
+public final class Daemon {
+    /// Command-line choices.
+    public struct Options: Sendable {
+        public var configPath: String
+        public var stateDirectory: String
+        public var runtimeDirectory: String
+        public var providerDirectories: [String]
+        /// nil: `<runtime-dir>/control.socket`, unless systemd passes a socket.
+        public var socketPath: String?
+        public var version: String
+
+        public init(configPath: String, stateDirectory: String, runtimeDirectory: String,
+                    providerDirectories: [String], socketPath: String?, version: String) {
+            self.configPath = configPath
+            self.stateDirectory = stateDirectory
+            self.runtimeDirectory = runtimeDirectory
+            self.providerDirectories = providerDirectories
+            self.socketPath = socketPath
+            self.version = version
+        }
+    }
+
+    /// A start-up failure, said in one line.
+    public struct StartError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    let options: Options
+    var logger: Logger
+    let loop: EventLoop
+    let clock: SystemClock
+    let notifier = Notifier()
+    private(set) var service: WidgetService!
+    private var handler: DaemonControlHandler!
+    private var server: ControlServer!
+    private var sources: [EventSource] = []
+    private var lastStatus = ""
+    private var lastStatusRevision = -1
+    private var lastStatusTime = -Double.infinity
+    private var stopping = false
+
+    /// The test-only fault switches, on when WIDGET_SCHEDULER_TEST_FAULTS=1: SIGUSR1 wedges the loop (to prove
+    /// the watchdog), SIGUSR2 reads a wall-clock offset in seconds from `<runtime-dir>/test-clock-offset`.
+    let testFaults = ProcessInfo.processInfo.environment["WIDGET_SCHEDULER_TEST_FAULTS"] == "1"
+
+    public init(options: Options, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        try EventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2])
+        loop = try EventLoop()
+        clock = SystemClock()
+    }
+
+    static func loadSettings(_ path: String) throws -> SchedulerSettings {
+        let defaults = SchedulerSettings(maxConcurrentRuns: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        do {
+            return try DaemonConfiguration.load(path: path, defaults: defaults)
+        } catch {
+            throw StartError(description: "\(error)")
+        }
+    }
+
+    func loadManifests() -> ManifestSet {
+        let manifests = ManifestLoader.load(directories: options.providerDirectories)
+        for error in manifests.errors {
+            logger.error("manifest rejected: \(error)", metadata: [
+                JournalField.messageID: JournalMessageID.manifestInvalid.metadataValue,
+                JournalField.failureReason: "\(error)"])
+        }
+        return manifests
+    }
+
+    /// Loads state, listens, tells systemd READY=1, and runs until SIGTERM. Returns the exit status.
+    public func run() throws -> Int32 {
+        let settings = try Self.loadSettings(options.configPath)
+        let manifests = loadManifests()
+        let stateURL = URL(fileURLWithPath: options.stateDirectory, isDirectory: true)
+        let store: StateStore
+        do {
+            try FileManager.default.createDirectory(at: stateURL, withIntermediateDirectories: true)
+            store = try StateStore(directory: stateURL)
+        } catch {
+            throw StartError(description: "cannot open the state in \(options.stateDirectory): \(error)")
+        }
+        let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop))
+        var serviceRef: WidgetService?
+        let timer = try EventLoopWakeupTimer(loop: loop) { serviceRef?.tick() }
+        let activated = (try? ListenFDs.descriptors()) ?? []
+        let socketPath = options.socketPath ?? options.runtimeDirectory + "/control.socket"
+        let service = WidgetService(
+            options: WidgetService.Options(stateDirectory: stateURL,
+                                           socketPath: activated.isEmpty ? socketPath : "(socket activation)"),
+            settings: settings, manifests: manifests, clock: clock, launcher: SpawningLauncher(runner: runner),
+            timer: timer, store: store, logger: logger)
+        serviceRef = service
+        self.service = service
+        do {
+            try service.load()
+        } catch {
+            throw StartError(description: "cannot load the state in \(options.stateDirectory): \(error)")
+        }
+        service.flush()
+
+        handler = DaemonControlHandler(service: service, authorization: .forCurrentProcess(),
+                                       version: options.version, logger: logger)
+        server = ControlServer(loop: loop, handler: handler,
+                               configuration: ControlServer.Configuration(version: options.version), logger: logger)
+        do {
+            if let fd = activated.first {
+                try server.adopt(listeningSocket: fd)
+            } else {
+                try FileManager.default.createDirectory(atPath: options.runtimeDirectory,
+                                                        withIntermediateDirectories: true)
+                try server.listen(path: socketPath)
+            }
+        } catch {
+            throw StartError(description: "cannot listen on \(socketPath): \(error)")
+        }
+
+        sources.append(try loop.addSignal(SIGTERM) { [unowned self] _ in stop() })
+        sources.append(try loop.addSignal(SIGINT) { [unowned self] _ in stop() })
+        sources.append(try loop.addSignal(SIGHUP) { [unowned self] _ in reload() })
+        sources.append(try loop.addWallClockChangeWatcher { [unowned self] in self.service.tick() })
+        sources.append(try loop.addPost { [unowned self] in endOfTurn() })
+        if testFaults {
+            sources.append(try loop.addSignal(SIGUSR1) { [unowned self] _ in wedge() })
+            sources.append(try loop.addSignal(SIGUSR2) { [unowned self] _ in readTestClockOffset() })
+        }
+        try loop.enableWatchdog()
+
+        let status = service.statusLine(at: clock.now())
+        _ = try? notifier.ready(status: status)
+        logger.notice("started: \(status); listening on \(activated.isEmpty ? socketPath : "the socket systemd passed")",
+                      metadata: [JournalField.messageID: JournalMessageID.started.metadataValue])
+        return try loop.run()
+    }
+
+    /// After every loop turn: write the turn's changes in one transaction, and keep STATUS= current (at most once
+    /// a second, so a burst of events costs one status computation).
+    private func endOfTurn() {
+        service.flush()
+        let now = clock.now()
+        guard service.revision != lastStatusRevision, now.monotonic - lastStatusTime >= 1 || stopping else { return }
+        lastStatusRevision = service.revision
+        lastStatusTime = now.monotonic
+        let status = service.statusLine(at: now)
+        if status != lastStatus {
+            lastStatus = status
+            _ = try? notifier.status(status)
+        }
+    }
+
+    /// SIGHUP / `systemctl reload`: re-read the configuration and the manifests; state is kept.
+    private func reload() {
+        _ = try? notifier.reloading(status: "reloading configuration and manifests")
+        do {
+            let settings = try Self.loadSettings(options.configPath)
+            service.replaceSettings(settings)
+        } catch {
+            logger.error("configuration not reloaded, keeping the previous one: \(error)")
+        }
+        service.replaceManifests(loadManifests())
+        handler.manifestsChanged()
+        let status = service.statusLine(at: clock.now())
+        logger.notice("reloaded configuration and manifests: \(service.manifests.kinds.count) kinds",
+                      metadata: [JournalField.messageID: JournalMessageID.reloaded.metadataValue])
+        _ = try? notifier.ready(status: status)
+    }
+
+    /// SIGTERM: stop in-flight runs (their whole process groups are killed; they stay pending, their tokens spent),
+    /// save, end watch streams, exit 0.
+    private func stop() {
+        guard !stopping else { return }
+        stopping = true
+        _ = try? notifier.stopping(status: "stopping")
+        logger.notice("stopping: \(service.running.count) run(s) in flight are ended",
+                      metadata: [JournalField.messageID: JournalMessageID.stopping.metadataValue])
+        service.terminateRuns()
+        service.flush()
+        handler.endStreams()
+        server.stop()
+        loop.exit(code: 0)
+    }
+
+    private func wedge() {
+        logger.warning("test fault: wedging the event loop (SIGUSR1 with WIDGET_SCHEDULER_TEST_FAULTS=1)")
+        while true { sleep(3_600) }
+    }
+
+    private func readTestClockOffset() {
+        let path = options.runtimeDirectory + "/test-clock-offset"
+        let text = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let offset = text.flatMap(Double.init) else {
+            logger.warning("test fault: \(path) holds no number of seconds")
+            return
+        }
+        clock.wallOffset = offset
+        logger.notice("test fault: wall clock offset set to \(offset) s")
+        service.tick()
+    }
+}
