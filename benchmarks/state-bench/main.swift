@@ -3,8 +3,10 @@
 //   state-bench [--widgets N] [--commits N] [--kills N] [--dir PATH]
 //       populate N widgets with ~10-entry timelines, then in fresh child processes: cold load (time, RSS),
 //       batch write throughput, and N kill -9 rounds of a writing child.
-//   state-bench load --dir PATH            one cold loadAll, prints time and memory
-//   state-bench write --dir PATH --commits N [--durability normal|full]
+//   state-bench load --dir PATH [--timelines yes|no|stream]   one cold load, prints time and memory
+//   state-bench write --dir PATH --commits N [--durability normal|full] [--checkpoint auto|idle] [--per-commit N]
+//       each commit upserts a timeline and a schedule and appends a history line for --per-commit widgets;
+//       --checkpoint idle turns automatic checkpoints off and checkpoints every 1000 commits, timed apart
 //   state-bench crash-writer --dir PATH    writes batches forever, printing each committed turn on stdout
 import Foundation
 import Glibc
@@ -16,6 +18,9 @@ struct BenchArguments {
     var commits = 20_000
     var kills = 50
     var durability = "normal"
+    var timelines = "yes"
+    var checkpoint = "auto"
+    var perCommit = 1
     var directory: String?
 
     init(_ arguments: [String]) throws {
@@ -31,6 +36,9 @@ struct BenchArguments {
             case "--commits": commits = try Self.count(value, flag)
             case "--kills": kills = try Self.count(value, flag)
             case "--durability": durability = value
+            case "--timelines": timelines = value
+            case "--checkpoint": checkpoint = value
+            case "--per-commit": perCommit = try Self.count(value, flag)
             case "--dir": directory = value
             default: throw BenchError("unknown option \(flag)")
             }
@@ -54,12 +62,18 @@ func now() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
+func cpuTime() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
 /// VmRSS, VmHWM (peak RSS) in MiB and the thread count, from /proc/self/status.
 func memory() -> (rss: Double, peak: Double, threads: Int) {
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
     func field(_ name: String) -> Double {
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }) else { return 0 }
-        return Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
+        return Double(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "0") ?? 0
     }
     return (field("VmRSS") / 1024, field("VmHWM") / 1024, Int(field("Threads")))
 }
@@ -107,59 +121,104 @@ func populate(_ store: StateStore, widgets: Int) throws -> Double {
     return now() - start
 }
 
-func load(directory: URL) throws {
+func load(directory: URL, timelines: String) throws {
+    if timelines == "stream" {
+        return try stream(directory: directory)
+    }
+    let includingTimelines = timelines != "no"
     let before = memory()
     let start = now()
     let store = try StateStore(directory: directory)
-    let state = try store.loadAll()
+    let state = try store.loadAll(includingTimelines: includingTimelines)
     let elapsed = now() - start
     let after = memory()
     let timelineBytes = state.widgets.reduce(0) { $0 + ($1.timeline?.timeline.utf8.count ?? 0) }
     print(
-        "load: \(state.widgets.count) widgets in \(String(format: "%.3f", elapsed)) s; "
+        "load (timelines \(includingTimelines ? "included" : "left in the database")): "
+            + "\(state.widgets.count) widgets in \(String(format: "%.3f", elapsed)) s; "
             + "RSS \(String(format: "%.1f", before.rss)) -> \(String(format: "%.1f", after.rss)) MiB "
             + "(peak \(String(format: "%.1f", after.peak)) MiB); timeline text \(timelineBytes / 1_048_576) MiB; "
             + "threads \(after.threads)")
     withExtendedLifetime(state) {}
 }
 
-func write(directory: URL, commits: Int, durability: String) throws {
+func write(directory: URL, arguments: BenchArguments) throws {
+    let idleCheckpoints = arguments.checkpoint == "idle"
     let store = try StateStore(
         directory: directory,
-        options: StateStoreOptions(durability: durability == "full" ? .powerLoss : .processCrash))
-    let ids = try store.loadAll().widgets.map(\.widget.id)
+        options: StateStoreOptions(
+            durability: arguments.durability == "full" ? .powerLoss : .processCrash,
+            walAutoCheckpointPages: idleCheckpoints ? 0 : 1000))
+    let ids = try store.loadAll(includingTimelines: false).widgets.map(\.widget.id)
     guard !ids.isEmpty else { throw BenchError("no widgets in \(directory.path); populate first") }
     var latencies: [Double] = []
-    latencies.reserveCapacity(commits)
+    var checkpoints: [Double] = []
+    latencies.reserveCapacity(arguments.commits)
     let start = now()
-    for turn in 0..<commits {
-        let id = ids[(turn * 7919) % ids.count]
+    let cpuStart = cpuTime()
+    for turn in 0..<arguments.commits {
         let stamp = Date()
         var batch = StateBatch()
-        batch.upsertTimeline(
-            TimelineRecord(widgetID: id, timeline: timelineJSON(turn, generation: turn), receivedAt: stamp,
-                currentEntryIndex: 0))
-        batch.upsertSchedule(
-            WidgetScheduleRecord(
-                widgetID: id, state: scheduleState(turn, generation: turn), nextDue: stamp.addingTimeInterval(900),
-                quarantined: false))
-        batch.appendHistory(
-            HistoryRecord(widgetID: id, at: stamp, monotonic: now(), event: .run, reason: "policy",
-                outcome: "success"))
+        for slot in 0..<arguments.perCommit {
+            let id = ids[((turn * arguments.perCommit + slot) * 7919) % ids.count]
+            batch.upsertTimeline(
+                TimelineRecord(widgetID: id, timeline: timelineJSON(turn, generation: turn), receivedAt: stamp,
+                    currentEntryIndex: 0))
+            batch.upsertSchedule(
+                WidgetScheduleRecord(
+                    widgetID: id, state: scheduleState(turn, generation: turn),
+                    nextDue: stamp.addingTimeInterval(900), quarantined: false))
+            batch.appendHistory(
+                HistoryRecord(widgetID: id, at: stamp, monotonic: now(), event: .run, reason: "policy",
+                    outcome: "success"))
+        }
         let applyStart = now()
         try store.apply(batch)
         latencies.append(now() - applyStart)
+        if idleCheckpoints && turn % 1000 == 999 {
+            let checkpointStart = now()
+            try store.checkpoint()
+            checkpoints.append(now() - checkpointStart)
+        }
     }
     let elapsed = now() - start
-    latencies.sort()
-    func percentile(_ p: Double) -> String {
-        String(format: "%.0f", latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1e6)
+    let cpuPerCommit = (cpuTime() - cpuStart) / Double(arguments.commits)
+    func percentile(_ values: [Double], _ p: Double) -> String {
+        let sorted = values.sorted()
+        return String(format: "%.0f", sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] * 1e6)
     }
+    var line =
+        "write (synchronous=\(arguments.durability == "full" ? "FULL" : "NORMAL"), "
+        + "checkpoint \(arguments.checkpoint), \(arguments.perCommit) widget(s) per commit): "
+        + "\(arguments.commits) commits in \(String(format: "%.2f", elapsed)) s = "
+        + "\(Int(Double(arguments.commits) / elapsed)) commits/s, CPU \(Int(cpuPerCommit * 1e6)) us/commit; apply p50 \(percentile(latencies, 0.5)) us, "
+        + "p99 \(percentile(latencies, 0.99)) us, p99.9 \(percentile(latencies, 0.999)) us, "
+        + "max \(percentile(latencies, 1)) us"
+    if !checkpoints.isEmpty {
+        line += "; \(checkpoints.count) checkpoints p50 \(percentile(checkpoints, 0.5)) us, "
+            + "max \(percentile(checkpoints, 1)) us"
+    }
+    print(line + "; threads \(memory().threads)")
+}
+
+/// Streams every widget with its timeline, keeping only each timeline's length, as a daemon that turns rows into
+/// its own state one at a time would.
+func stream(directory: URL) throws {
+    let before = memory()
+    let start = now()
+    let store = try StateStore(directory: directory)
+    var count = 0
+    var timelineBytes = 0
+    try store.forEachStoredWidget { stored in
+        count += 1
+        timelineBytes += stored.timeline?.timeline.utf8.count ?? 0
+    }
+    let elapsed = now() - start
+    let after = memory()
     print(
-        "write (synchronous=\(durability == "full" ? "FULL" : "NORMAL")): \(commits) commits in "
-            + "\(String(format: "%.2f", elapsed)) s = \(Int(Double(commits) / elapsed)) commits/s; "
-            + "apply p50 \(percentile(0.5)) us, p99 \(percentile(0.99)) us, max \(percentile(1)) us; "
-            + "threads \(memory().threads)")
+        "load (timelines streamed, nothing kept): \(count) widgets in \(String(format: "%.3f", elapsed)) s; "
+            + "RSS \(String(format: "%.1f", before.rss)) -> \(String(format: "%.1f", after.rss)) MiB "
+            + "(peak \(String(format: "%.1f", after.peak)) MiB); timeline text \(timelineBytes / 1_048_576) MiB read")
 }
 
 /// Writes one batch per turn, each spending a "token" (the meta turn counter) and touching a widget, and prints the
@@ -168,7 +227,6 @@ func crashWriter(directory: URL) throws -> Never {
     let store = try StateStore(directory: directory)
     let ids = try store.loadAll().widgets.map(\.widget.id)
     var turn = Int(try store.meta("turn") ?? "0") ?? 0
-    setvbuf(stdout, nil, _IOLBF, 0)
     while true {
         turn += 1
         let id = ids[turn % ids.count]
@@ -183,7 +241,8 @@ func crashWriter(directory: URL) throws -> Never {
                 outcome: "success"))
         batch.setMeta("turn", "\(turn)")
         try store.apply(batch)
-        print(turn)
+        let line = Array("\(turn)\n".utf8)
+        guard Glibc.write(STDOUT_FILENO, line, line.count) == line.count else { exit(0) }
     }
 }
 
@@ -243,9 +302,9 @@ func main() throws {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("state-bench-\(getpid())").path)
     switch arguments.mode {
     case "load":
-        try load(directory: directory)
+        try load(directory: directory, timelines: arguments.timelines)
     case "write":
-        try write(directory: directory, commits: arguments.commits, durability: arguments.durability)
+        try write(directory: directory, arguments: arguments)
     case "crash-writer":
         try crashWriter(directory: directory)
     case "all":
@@ -258,15 +317,19 @@ func main() throws {
         print(
             "populate: \(arguments.widgets) widgets with 10-entry timelines in \(String(format: "%.2f", seconds)) s; "
                 + "state.sqlite \(size / 1_048_576) MiB")
-        for _ in 0..<2 {
-            print(try runChild(["load", "--dir", directory.path]), terminator: "")
+        for timelines in ["yes", "yes", "no", "stream"] {
+            print(try runChild(["load", "--dir", directory.path, "--timelines", timelines]), terminator: "")
         }
-        print(try runChild(["write", "--dir", directory.path, "--commits", "\(arguments.commits)"]), terminator: "")
-        print(
-            try runChild([
-                "write", "--dir", directory.path, "--commits", "\(max(1, arguments.commits / 10))", "--durability",
-                "full",
-            ]), terminator: "")
+        let commits = "\(arguments.commits)"
+        let variants: [[String]] = [
+            ["--commits", commits],
+            ["--commits", commits, "--checkpoint", "idle"],
+            ["--commits", "\(max(1, arguments.commits / 10))", "--per-commit", "10"],
+            ["--commits", "\(max(1, arguments.commits / 10))", "--durability", "full"],
+        ]
+        for variant in variants {
+            print(try runChild(["write", "--dir", directory.path] + variant), terminator: "")
+        }
         let crashDirectory = directory.appendingPathComponent("crash")
         let crashStore = try StateStore(directory: crashDirectory)
         _ = try populate(crashStore, widgets: 100)

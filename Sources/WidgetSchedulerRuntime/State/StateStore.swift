@@ -55,6 +55,7 @@ public final class StateStore {
             databaseQueue = try DatabaseQueue(path: path, configuration: configuration)
             try databaseQueue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(max(0, options.walAutoCheckpointPages))")
                 // Bounds the WAL file left on disk after a checkpoint that follows a large transaction.
                 try db.execute(sql: "PRAGMA journal_size_limit = \(16 * 1024 * 1024)")
             }
@@ -93,6 +94,16 @@ public final class StateStore {
     public func integrityCheck() throws -> String {
         try databaseQueue.read { db in
             try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n")
+        }
+    }
+
+    /// Copies the WAL's committed pages into the database file and restarts the WAL, waiting for no reader
+    /// (`PRAGMA wal_checkpoint(PASSIVE)`). Returns the WAL's size in pages and how many were checkpointed.
+    @discardableResult
+    public func checkpoint() throws -> (walPages: Int, checkpointedPages: Int) {
+        try databaseQueue.writeWithoutTransaction { db in
+            let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+            return (row?[1] ?? 0, row?[2] ?? 0)
         }
     }
 

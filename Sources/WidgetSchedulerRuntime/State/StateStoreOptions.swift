@@ -22,18 +22,23 @@ public struct StateStoreOptions: Sendable {
     public var busyTimeout: TimeInterval
     /// Commit durability.
     public var durability: Durability
+    /// SQLite checkpoints the WAL into the database file after a commit that leaves at least this many pages in it;
+    /// 0 turns automatic checkpoints off, and the owner then calls `StateStore.checkpoint()` when it is idle.
+    public var walAutoCheckpointPages: Int
 
     public init(
         historyLimitPerWidget: Int = 200,
         historyMaxAge: TimeInterval = 7 * 24 * 3600,
         historyAgePruneChunk: Int = 500,
         busyTimeout: TimeInterval = 5,
-        durability: Durability = .processCrash
+        durability: Durability = .processCrash,
+        walAutoCheckpointPages: Int = 1000
     ) {
         self.historyLimitPerWidget = historyLimitPerWidget
         self.historyMaxAge = historyMaxAge
         self.historyAgePruneChunk = historyAgePruneChunk
         self.busyTimeout = busyTimeout
         self.durability = durability
+        self.walAutoCheckpointPages = walAutoCheckpointPages
     }
 }
