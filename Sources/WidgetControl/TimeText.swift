@@ -21,7 +21,14 @@ public struct TimeText: Sendable {
 
     /// `Sun 2026-11-22 10:42:07 UTC`, as `systemctl list-timers` shows NEXT and LAST.
     public func full(_ date: Date) -> String {
-        format(date, "EEE yyyy-MM-dd HH:mm:ss zzz")
+        format(date, "EEE yyyy-MM-dd HH:mm:ss") + " " + zoneName(date)
+    }
+
+    /// The zone's abbreviation, with UTC called UTC (Foundation names it GMT, even for TZ=UTC), as systemd does.
+    private func zoneName(_ date: Date) -> String {
+        let utcNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu"]
+        if utcNames.contains(timeZone.identifier) { return "UTC" }
+        return timeZone.abbreviation(for: date) ?? timeZone.identifier
     }
 
     /// `10:42:07` for today, `2026-11-23 10:42:07` for another day.

@@ -5,7 +5,7 @@ import WidgetProtocol
 
 @Suite struct ControlRendererTests {
     /// Sun 2026-11-22 10:37:07 UTC.
-    private let now = Date(timeIntervalSince1970: 1_795_862_227)
+    private let now = Date(timeIntervalSince1970: 1_795_343_827)
     private var renderer: ControlRenderer {
         ControlRenderer(time: TimeText(now: now, timeZone: TimeZone(identifier: "UTC")!))
     }
