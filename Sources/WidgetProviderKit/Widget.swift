@@ -13,7 +13,8 @@ public protocol Widget {
 }
 
 extension Widget {
-    var staticConfigurations: [StaticConfiguration] { body.staticConfigurations }
+    /// The kinds this widget serves, as `ProviderMain` dispatches on them.
+    public var staticConfigurations: [StaticConfiguration] { body.staticConfigurations }
 
     /// Serves one request from stdin and exits; see `ProviderMain`.
     public static func main() async {
@@ -39,9 +40,12 @@ public protocol WidgetBundle {
 }
 
 extension WidgetBundle {
+    /// The kinds of every widget in the bundle, as `ProviderMain` dispatches on them.
+    public var staticConfigurations: [StaticConfiguration] { body.staticConfigurations }
+
     /// Serves one request from stdin and exits; see `ProviderMain`.
     public static func main() async {
-        await ProviderMain.run(Self().body.staticConfigurations)
+        await ProviderMain.run(Self().staticConfigurations)
     }
 }
 

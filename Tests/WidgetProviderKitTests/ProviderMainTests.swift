@@ -62,7 +62,7 @@ private func request(_ kind: String, _ extra: String = "", widgetKind: String = 
 }
 
 private func answer(_ data: Data) async throws -> String {
-    let output = try await ProviderMain.answer(to: data, widgets: NotesBundle().body.body.staticConfigurations).get()
+    let output = try await ProviderMain.answer(to: data, widgets: NotesBundle().staticConfigurations).get()
     return String(decoding: output, as: UTF8.self)
 }
 
@@ -122,7 +122,7 @@ func defaultsReadGroupData() async throws {
     (#"{"protocol": 1, "request": "preview", "kind": "notes"}"#, #"unknown request "preview""#),
 ])
 func unservableRequestsFail(_ text: String, _ message: String) async {
-    let result = await ProviderMain.answer(to: Data(text.utf8), widgets: NotesBundle().body.body.staticConfigurations)
+    let result = await ProviderMain.answer(to: Data(text.utf8), widgets: NotesBundle().staticConfigurations)
     guard case .failure(let error) = result else {
         Issue.record("answered \(text)")
         return
