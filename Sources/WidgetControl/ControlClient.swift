@@ -90,7 +90,9 @@ public final class ControlClient {
         return try receive(timeout: timeout)
     }
 
-    private func decode<Value: Decodable>(_ type: Value.Type, _ reply: VarlinkReply) throws(ControlClientError) -> Value {
+    private func decode<Value: Decodable>(
+        _ type: Value.Type, _ reply: VarlinkReply
+    ) throws(ControlClientError) -> Value {
         do {
             return try VarlinkCoding.decode(Value.self, from: reply.parameters)
         } catch {

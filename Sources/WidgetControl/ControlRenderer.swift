@@ -93,7 +93,8 @@ public struct ControlRenderer: Sendable {
                 + "\(status.running) running, \(status.pending) pending, \(status.quarantined) quarantined",
         ]
         if let next = status.nextReload {
-            lines.append("Next reload: \(next.kind)/\(next.widget) at \(time.clockAndRelative(next.at)), \(next.reason)")
+            lines.append(
+                "Next reload: \(next.kind)/\(next.widget) at \(time.clockAndRelative(next.at)), \(next.reason)")
         } else {
             lines.append("Next reload: none planned")
         }

@@ -26,7 +26,9 @@ public struct TimeText: Sendable {
 
     /// The zone's abbreviation, with UTC called UTC (Foundation names it GMT, even for TZ=UTC), as systemd does.
     private func zoneName(_ date: Date) -> String {
-        let utcNames: Set<String> = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu"]
+        let utcNames: Set<String> = [
+            "UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Zulu", "Etc/Zulu",
+        ]
         if utcNames.contains(timeZone.identifier) { return "UTC" }
         return timeZone.abbreviation(for: date) ?? timeZone.identifier
     }

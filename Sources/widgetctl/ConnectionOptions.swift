@@ -49,7 +49,8 @@ enum Console {
 
     /// The human renderer for now, in the local time zone, with colour only on a terminal without NO_COLOR.
     static func renderer() -> ControlRenderer {
-        let palette = Palette.detect(isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
+        let palette = Palette.detect(
+            isTerminal: isatty(STDOUT_FILENO) == 1, environment: ProcessInfo.processInfo.environment)
         return ControlRenderer(time: TimeText(), palette: palette)
     }
 }

@@ -23,7 +23,9 @@ private final class FakeDaemon: @unchecked Sendable {
             raw[bytes.count] = 0
         }
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         _ = listen(fd, 4)
         let thread = Thread { [self] in
@@ -63,7 +65,8 @@ private final class FakeDaemon: @unchecked Sendable {
     }
 
     @Test func varlinkErrorBecomesARemoteErrorWithItsExitStatus() throws {
-        let daemon = FakeDaemon(replies: [#"{"error":"io.widgetscheduler.Scheduler.UnknownKind","parameters":{"kind":"x"}}"#])
+        let daemon = FakeDaemon(
+            replies: [#"{"error":"io.widgetscheduler.Scheduler.UnknownKind","parameters":{"kind":"x"}}"#])
         let client = try ControlClient(path: daemon.path)
         #expect(throws: ControlClientError.remote(.unknownKind("x"))) {
             try client.call(ReloadMethod.self, .init(kind: "x"))
@@ -73,7 +76,8 @@ private final class FakeDaemon: @unchecked Sendable {
     }
 
     @Test func streamDeliversEachEventThenEndsOnTheEmptyReply() throws {
-        let event = #"{"continues":true,"parameters":{"date":"2026-11-22T10:37:07Z","event":"entryChanged","kind":"k","widget":"w1","content":1}}"#
+        let event = #"{"continues":true,"parameters":{"date":"2026-11-22T10:37:07Z","event":"entryChanged","#
+            + #""kind":"k","widget":"w1","content":1}}"#
         let daemon = FakeDaemon(replies: [event, event, #"{"parameters":{}}"#])
         let client = try ControlClient(path: daemon.path)
         var widgets: [String] = []
@@ -114,7 +118,8 @@ private final class FakeDaemon: @unchecked Sendable {
     }
 
     @Test(arguments: [
-        (ControlClientError.remote(.permissionDenied(method: "Reload", reason: "r")), CommandExitStatus.permissionDenied),
+        (ControlClientError.remote(.permissionDenied(method: "Reload", reason: "r")),
+         CommandExitStatus.permissionDenied),
         (.remote(.unknownWidget("w")), .notFound),
         (.remote(.unknownKey(group: "g", key: "k")), .notFound),
         (.remote(.invalidParameter("p", reason: "r")), .invalidArgument),

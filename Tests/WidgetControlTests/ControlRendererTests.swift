@@ -123,7 +123,8 @@ import WidgetProtocol
     }
 
     @Test func watchEventsAreOneLineEach() {
-        let entry = WatchEvent.entryChanged(widget: "w1", kind: "weather", date: now, content: .object(["t": .integer(3)]))
+        let entry = WatchEvent.entryChanged(
+            widget: "w1", kind: "weather", date: now, content: .object(["t": .integer(3)]))
         #expect(renderer.watchEvent(entry) == #"10:37:07 w1 (weather) entry {"t":3}"#)
         let run = WatchEvent.runFinished(
             widget: "w1", kind: "weather", date: now, reason: "policy", outcome: "timeout", detail: "killed")
@@ -132,7 +133,8 @@ import WidgetProtocol
             widget: "w1", decision: .deferred, at: now.addingTimeInterval(60), because: .backoff))
         #expect(renderer.watchEvent(decided) == "10:37:07 w1: deferred until 10:38:07 (backoff after failure)")
         #expect(JSONOutput.line(entry)
-            == #"{"content":{"t":3},"date":"2026-11-22T10:37:07Z","event":"entryChanged","kind":"weather","widget":"w1"}"#)
+            == #"{"content":{"t":3},"date":"2026-11-22T10:37:07Z","event":"entryChanged","kind":"weather","#
+            + #""widget":"w1"}"#)
     }
 
     @Test func stackListsMostRelevantFirstWithWhy() {

@@ -56,7 +56,8 @@ private let roundTrips: [ControlRoundTrip] = [
             group: "group.weather", ownerUsers: ["alice"], ownerGroups: ["staff"], developerMode: true, widgets: 3,
             manifest: "/usr/share/widget-scheduler/providers/weather.toml"),
     ])),
-    ControlRoundTrip("Add", AddMethod.Parameters(kind: "weather", family: "small", parameters: ["city": .string("Rome")])),
+    ControlRoundTrip(
+        "Add", AddMethod.Parameters(kind: "weather", family: "small", parameters: ["city": .string("Rome")])),
     ControlRoundTrip("Add reply", AddMethod.Reply(id: "w7")),
     ControlRoundTrip("Remove", RemoveMethod.Parameters(id: "w7")),
     ControlRoundTrip("Remove reply", NoParameters()),
@@ -120,7 +121,8 @@ private let roundTrips: [ControlRoundTrip] = [
     }
 
     @Test func listItemWritesEveryKeyWithNullsForAbsentValues() throws {
-        let item = WidgetSummary(id: "w2", kind: "clock", family: "small", configuration: [:], state: "idle", tokens: 12)
+        let item = WidgetSummary(
+            id: "w2", kind: "clock", family: "small", configuration: [:], state: "idle", tokens: 12)
         let text = String(decoding: try VarlinkCoding.encode(item), as: UTF8.self)
         #expect(text == #"{"configuration":{},"currentEntry":null,"family":"small","id":"w2","kind":"clock","#
             + #""lastOutcome":null,"lastReason":null,"lastReload":null,"nextReason":null,"nextReload":null,"#
@@ -260,5 +262,37 @@ private let roundTrips: [ControlRoundTrip] = [
         let reply = VarlinkReply(error: .unknownWidget("w9"))
         #expect(reply.controlError == .unknownWidget("w9"))
         #expect(VarlinkReply(parameters: [:]).controlError == nil)
+    }
+}
+
+@Suite struct ControlMessageParsingTests {
+    @Test func wellFormedCallParses() throws {
+        let message = Array(#"{"method":"io.widgetscheduler.Scheduler.List","parameters":{},"more":false}"#.utf8)
+        let request = try VarlinkRequest.parse(message).get()
+        #expect(request == VarlinkRequest(method: "io.widgetscheduler.Scheduler.List", parameters: [:], more: false))
+    }
+
+    @Test(arguments: [
+        "", "{", "null", "\"x\"", #"{"method":null}"#, #"{"method":true}"#, #"{"method":"a","oneway":1}"#,
+        String(repeating: "[", count: 100_000), String(repeating: "{\"a\":", count: 50_000),
+        "{\"method\":\"a\",\"parameters\":" + String(repeating: "[", count: 10_000) + "}",
+    ])
+    func malformedMessagesAreInvalidMessagesNeverTraps(text: String) {
+        switch VarlinkRequest.parse(Array(text.utf8)) {
+        case .success(let request): Issue.record("parsed \(request)")
+        case .failure(let error): #expect(error.name == ControlError.Name.invalidMessage)
+        }
+    }
+
+    @Test func randomBytesNeverParseAsACallOrTrap() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let bytes = (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
+            if case .success(let request) = VarlinkRequest.parse(bytes) {
+                Issue.record("random bytes parsed as \(request)")
+            }
+        }
     }
 }

@@ -40,7 +40,7 @@ import WidgetProtocol
     @Test(arguments: [
         (#"[1,2]"#, "a call must be a JSON object, not array"),
         (#"{"parameters":{}}"#, #""method" must be a string, found nothing"#),
-        (#"{"method":5}"#, #""method" must be a string, found a integer"#),
+        (#"{"method":5}"#, #""method" must be a string, found an integer"#),
         (#"{"method":"a.B","parameters":[]}"#, #""parameters" must be an object, not array"#),
         (#"{"method":"a.B","more":"yes"}"#, #""more" must be a boolean, not string"#),
     ])
@@ -65,7 +65,8 @@ import WidgetProtocol
         let connection = connection()
         connection.receive(controlMessage(#"{"method":"org.varlink.service.GetInfo"}"#))
         connection.receive(controlMessage(
-            #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"io.widgetscheduler.Scheduler"}}"#))
+            #"{"method":"org.varlink.service.GetInterfaceDescription","#
+                + #""parameters":{"interface":"io.widgetscheduler.Scheduler"}}"#))
         connection.receive(controlMessage(
             #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"x.y"}}"#))
         let replies = written(connection)

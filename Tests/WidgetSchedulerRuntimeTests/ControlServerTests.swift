@@ -62,7 +62,9 @@ import WidgetProtocol
             raw[bytes.count] = 0
         }
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         close(stale)
         let second = try server()
@@ -82,7 +84,9 @@ import WidgetProtocol
             raw[bytes.count] = 0
         }
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         #expect(Glibc.listen(fd, 16) == 0)
         let server = ControlServer(loop: loop, handler: handler, configuration: .init(version: "test"))
@@ -142,7 +146,8 @@ import WidgetProtocol
         let client = try #require(ControlSocketClient(path: path))
         for round in 0..<20 {
             client.call(
-                #"{"method":"io.widgetscheduler.Scheduler.Reload","parameters":{"widgets":["w\#(round)"]}}"#, loop: loop)
+                #"{"method":"io.widgetscheduler.Scheduler.Reload","parameters":{"widgets":["w\#(round)"]}}"#,
+                loop: loop)
             let reply = try #require(client.nextReply(loop: loop))
             #expect(reply.error == nil)
         }
@@ -183,7 +188,8 @@ import WidgetProtocol
         var generator = SystemRandomNumberGenerator()
         for index in 0..<200 {
             guard let client = ControlSocketClient(path: path) else { continue }
-            var bytes = (0..<Int.random(in: 1...512, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let length = Int.random(in: 1...512, using: &generator)
+            var bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
             if index % 2 == 0 { bytes += Array(#"{"method":"io.widgetscheduler.Scheduler.List","parameters":{"#.utf8) }
             client.send(bytes + [0], loop: loop)
             _ = client.nextReply(loop: loop, timeout: 2)

@@ -20,7 +20,8 @@ final class ControlTestHandler: ControlHandler {
                 let parameters = try call.parameters(ReloadMethod.self)
                 guard case .widgets(let ids) = try parameters.target() else { return .error(.unknownKind("any")) }
                 let at = Date(timeIntervalSince1970: 1_795_000_000)
-                return .reply(ReloadMethod.Reply(decisions: ids.map { ReloadDecision(widget: $0, decision: .ran, at: at) }))
+                let decisions = ids.map { ReloadDecision(widget: $0, decision: .ran, at: at) }
+                return .reply(ReloadMethod.Reply(decisions: decisions))
             } catch {
                 return .error(error)
             }
@@ -38,7 +39,7 @@ final class ControlTestHandler: ControlHandler {
         }
     }
 
-    /// Sends `count` events to every open watcher.
+    /// Sends one entryChanged event for `widget` to every open watcher.
     func broadcast(_ widget: String) {
         let event = WatchEvent.entryChanged(
             widget: widget, kind: "clock", date: Date(timeIntervalSince1970: 1_795_000_000), content: .string(widget))

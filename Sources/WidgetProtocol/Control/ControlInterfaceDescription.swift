@@ -169,7 +169,10 @@ extension ControlInterface {
     # Changes parameters and triggers the budget-exempt configuration run.
     method Configure(id: string, parameters: [string]object) -> (decision: Decision)
 
-    method Options(kind: string, parameter: string, search: ?string) -> (options: []Option, source: (provider, manifest))
+    method Options(kind: string, parameter: string, search: ?string) -> (
+      options: []Option,
+      source: (provider, manifest)
+    )
 
     method Timeline(id: string) -> (
       widget: string,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One Varlink call as it travels from client to server: a JSON object, terminated on the wire by a NUL byte.
 public struct VarlinkRequest: Sendable, Hashable, Codable {
     /// The fully qualified method, e.g. `io.widgetscheduler.Scheduler.Reload`.
@@ -33,4 +35,46 @@ public struct VarlinkRequest: Sendable, Hashable, Codable {
 
     /// Whether the client asked for no reply.
     public var isOneway: Bool { oneway ?? false }
+
+    /// Parses one framed message (NUL removed) into a call, or `InvalidMessage` saying what is wrong with it: not
+    /// JSON, not an object, no string `method`, or `parameters`, `more`, `oneway` of the wrong type. Never traps,
+    /// whatever the bytes; this is the control message decoder the fuzzer drives.
+    public static func parse(_ message: [UInt8]) -> Result<VarlinkRequest, ControlError> {
+        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(message)) else {
+            return .failure(.invalidMessage("not valid JSON"))
+        }
+        guard case .object(let object) = json else {
+            return .failure(.invalidMessage("a call must be a JSON object, not \(json.typeName)"))
+        }
+        guard case .string(let method)? = object["method"] else {
+            let found = object["method"].map { value -> String in
+                let vowel = "aeiou".contains(value.typeName.first ?? "x")
+                return (vowel ? "an " : "a ") + value.typeName
+            } ?? "nothing"
+            return .failure(.invalidMessage("\"method\" must be a string, found \(found)"))
+        }
+        var parameters: [String: JSONValue]?
+        switch object["parameters"] {
+        case nil, .null?: parameters = nil
+        case .object(let value)?: parameters = value
+        case let other?: return .failure(.invalidMessage("\"parameters\" must be an object, not \(other.typeName)"))
+        }
+        func flag(_ name: String) -> Result<Bool?, ControlError> {
+            switch object[name] {
+            case nil, .null?: return .success(nil)
+            case .bool(let value)?: return .success(value)
+            case let other?: return .failure(.invalidMessage("\"\(name)\" must be a boolean, not \(other.typeName)"))
+            }
+        }
+        let more: Bool?
+        let oneway: Bool?
+        switch (flag("more"), flag("oneway")) {
+        case (.success(let moreFlag), .success(let onewayFlag)):
+            more = moreFlag
+            oneway = onewayFlag
+        case (.failure(let error), _), (_, .failure(let error)):
+            return .failure(error)
+        }
+        return .success(VarlinkRequest(method: method, parameters: parameters, more: more, oneway: oneway))
+    }
 }

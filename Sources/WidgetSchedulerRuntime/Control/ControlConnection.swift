@@ -166,7 +166,7 @@ final class ControlConnection {
 
     private func dispatch(_ message: [UInt8]) {
         let request: VarlinkRequest
-        switch Self.decodeRequest(message) {
+        switch VarlinkRequest.parse(message) {
         case .success(let decoded): request = decoded
         case .failure(let error):
             reject(error, thenClose: false)
@@ -197,43 +197,6 @@ final class ControlConnection {
         case .error(let error): append(VarlinkReply(error: error))
         case .pending: break
         }
-    }
-
-    /// The request in `message`, or `InvalidMessage` saying what is wrong with it.
-    static func decodeRequest(_ message: [UInt8]) -> Result<VarlinkRequest, ControlError> {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(message)) else {
-            return .failure(.invalidMessage("not valid JSON"))
-        }
-        guard case .object(let object) = json else {
-            return .failure(.invalidMessage("a call must be a JSON object, not \(json.typeName)"))
-        }
-        guard case .string(let method)? = object["method"] else {
-            let found = object["method"].map { "a \($0.typeName)" } ?? "nothing"
-            return .failure(.invalidMessage("\"method\" must be a string, found \(found)"))
-        }
-        var parameters: [String: JSONValue]?
-        switch object["parameters"] {
-        case nil, .null?: parameters = nil
-        case .object(let value)?: parameters = value
-        case let other?: return .failure(.invalidMessage("\"parameters\" must be an object, not \(other.typeName)"))
-        }
-        func flag(_ name: String) -> Result<Bool?, ControlError> {
-            switch object[name] {
-            case nil, .null?: return .success(nil)
-            case .bool(let value)?: return .success(value)
-            case let other?: return .failure(.invalidMessage("\"\(name)\" must be a boolean, not \(other.typeName)"))
-            }
-        }
-        let more: Bool?
-        let oneway: Bool?
-        switch (flag("more"), flag("oneway")) {
-        case (.success(let moreFlag), .success(let onewayFlag)):
-            more = moreFlag
-            oneway = onewayFlag
-        case (.failure(let error), _), (_, .failure(let error)):
-            return .failure(error)
-        }
-        return .success(VarlinkRequest(method: method, parameters: parameters, more: more, oneway: oneway))
     }
 
     /// Queues a reply of `call`; called by `VarlinkCall`.

@@ -81,6 +81,22 @@ public final class ControlServer: ControlConnectionDelegate {
     /// Connections open now.
     public var connectionCount: Int { clients.count }
 
+    /// Raises the soft limit on open descriptors to the hard limit (at most `cap`), so that thousands of idle
+    /// control connections do not exhaust the usual soft limit of 1024. Returns the soft limit now in force. Call it
+    /// once at daemon start; the provider runner closes inherited descriptors, so children are not affected.
+    @discardableResult
+    public static func raiseDescriptorLimit(cap: UInt64 = 65_536) -> UInt64 {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        let wanted = min(limit.rlim_max, rlim_t(cap))
+        if limit.rlim_cur < wanted {
+            var raised = limit
+            raised.rlim_cur = wanted
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { return UInt64(wanted) }
+        }
+        return UInt64(limit.rlim_cur)
+    }
+
     /// Creates, binds and listens on a Unix socket at `path`, mode 0666 (authorization is per call, by peer
     /// credentials). A stale socket left by a dead daemon is replaced; a live one is an error.
     public func listen(path: String) throws(SystemCallError) {

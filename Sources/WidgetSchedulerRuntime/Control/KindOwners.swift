@@ -15,7 +15,11 @@ public struct KindOwners: Sendable, Hashable {
         var owners = KindOwners()
         var unresolved: [String] = []
         for user in users {
-            if let uid = UserDatabase.userID(named: user) { owners.userIDs.insert(uid) } else { unresolved.append(user) }
+            if let uid = UserDatabase.userID(named: user) {
+                owners.userIDs.insert(uid)
+            } else {
+                unresolved.append(user)
+            }
         }
         for group in groups {
             if let gid = UserDatabase.groupID(named: group) {
