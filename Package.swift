@@ -94,6 +94,11 @@ let package = Package(
         .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),
         .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol"]),
         .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol"]),
+        .executableTarget(
+            name: "systemdkit-probe",
+            dependencies: ["SystemdKit", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/System/Probe"
+        ),
         .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit", "CSystemd"]),
         .testTarget(
             name: "WidgetSchedulerRuntimeTests",
