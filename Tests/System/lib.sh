@@ -1,0 +1,75 @@
+# lib.sh: helpers for the system-test cases, sourced by run.sh inside the booted container before each case.
+# A case is a bash script in cases/ run with `set -euo pipefail` from the repository root, as root, with
+# BUILD_DIR naming the build folder (absolute). It passes by exiting 0; any failed check ends it at once.
+
+# Ends the case with a message naming what was expected.
+fail() {
+    echo "FAIL: $*" >&2
+    exit 1
+}
+
+# Logs one step, so a failure's output shows how far the case got.
+step() {
+    echo "--- [$(date +%T.%3N)] $*" >&2
+}
+
+# expect_eq ACTUAL EXPECTED WHAT
+expect_eq() {
+    [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"
+}
+
+# expect_match TEXT EXTENDED-REGEX WHAT
+expect_match() {
+    [[ $1 =~ $2 ]] || fail "$3: expected to match /$2/, got '$1'"
+}
+
+# wait_until SECONDS WHAT CMD...: retries CMD every 0.1 s until it succeeds, or fails the case.
+wait_until() {
+    local seconds=$1 what=$2
+    shift 2
+    local deadline=$(($(date +%s%N) + seconds * 1000000000))
+    until "$@" > /dev/null 2>&1; do
+        [ "$(date +%s%N)" -lt "$deadline" ] || fail "timed out after ${seconds}s waiting for: $what"
+        sleep 0.1
+    done
+}
+
+# unit_property UNIT PROPERTY: one property from `systemctl show`.
+unit_property() {
+    systemctl show --property="$2" --value "$1"
+}
+
+# unit_property_is UNIT PROPERTY VALUE: for wait_until.
+unit_property_is() {
+    [ "$(unit_property "$1" "$2")" = "$3" ]
+}
+
+# journal_field FIELD JOURNALCTL-ARGS...: FIELD of every matching entry of `journalctl -o json`, one per line.
+# Flushes journald first so entries sent a moment ago are visible.
+journal_field() {
+    local field=$1
+    shift
+    journalctl --sync
+    journalctl --no-pager -o json "$@" | python3 -c '
+import json, sys
+field = sys.argv[1]
+for line in sys.stdin:
+    value = json.loads(line).get(field)
+    if isinstance(value, list):  # binary or repeated fields
+        value = value[-1]
+    if value is not None:
+        print(value)
+' "$field"
+}
+
+# need_program NAME: the build must contain NAME, or the case cannot run.
+need_program() {
+    [ -x "$BUILD_DIR/$1" ] || fail "$BUILD_DIR/$1 not found: build it first (swift build --product $1)"
+}
+
+# install_build: the real install step into /usr/local of the container (its overlay, never the host).
+install_build() {
+    need_program widget-scheduler
+    need_program widgetctl
+    PREFIX=/usr/local scripts/install.sh "$BUILD_DIR" 2>&1 | sed 's/^/    /' >&2
+}
