@@ -60,7 +60,10 @@ let package = Package(
         ),
         .target(
             name: "WidgetSchedulerTestKit",
-            dependencies: ["WidgetSchedulerCore"]
+            dependencies: [
+                "WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetProviders", "WidgetProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .target(name: "WidgetProviderKit"),
         .target(name: "WidgetControl", dependencies: ["WidgetProtocol", "WidgetSchedulerCore"]),

@@ -298,13 +298,13 @@ public final class WidgetService {
     }
 
     /// Registers a `Watch` client; returns its id for `unwatch`.
-    func watch(_ filter: WatchMethod.Parameters, send: @escaping (WatchEvent) -> Bool) -> Int {
+    public func watch(_ filter: WatchMethod.Parameters, send: @escaping (WatchEvent) -> Bool) -> Int {
         nextWatcherID += 1
         watchers[nextWatcherID] = Watcher(filter: filter, send: send)
         return nextWatcherID
     }
 
-    func unwatch(_ id: Int) {
+    public func unwatch(_ id: Int) {
         watchers[id] = nil
     }
 

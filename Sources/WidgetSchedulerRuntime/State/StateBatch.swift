@@ -8,19 +8,19 @@ import Foundation
 /// deleted and added again in the same turn comes back fresh.
 public struct StateBatch: Sendable {
     /// The identity of one group data value.
-    struct GroupDataKey: Hashable, Sendable {
-        var group: String
-        var key: String
+    public struct GroupDataKey: Hashable, Sendable {
+        public var group: String
+        public var key: String
     }
 
-    private(set) var deletedWidgetIDs: Set<String> = []
-    private(set) var widgets: [String: WidgetRecord] = [:]
-    private(set) var schedules: [String: WidgetScheduleRecord] = [:]
-    private(set) var timelines: [String: TimelineRecord] = [:]
-    private(set) var currentEntryIndexes: [String: Int?] = [:]
-    private(set) var history: [HistoryRecord] = []
-    private(set) var groupData: [GroupDataKey: GroupDataRecord?] = [:]
-    private(set) var meta: [String: String?] = [:]
+    public private(set) var deletedWidgetIDs: Set<String> = []
+    public private(set) var widgets: [String: WidgetRecord] = [:]
+    public private(set) var schedules: [String: WidgetScheduleRecord] = [:]
+    public private(set) var timelines: [String: TimelineRecord] = [:]
+    public private(set) var currentEntryIndexes: [String: Int?] = [:]
+    public private(set) var history: [HistoryRecord] = []
+    public private(set) var groupData: [GroupDataKey: GroupDataRecord?] = [:]
+    public private(set) var meta: [String: String?] = [:]
 
     public init() {}
 

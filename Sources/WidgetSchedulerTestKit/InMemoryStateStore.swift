@@ -1,0 +1,57 @@
+import Foundation
+import WidgetSchedulerRuntime
+
+/// A `StateStoring` in memory: what a batch writes can be read back, and a restart can be simulated by handing the
+/// same store to a new service.
+public final class InMemoryStateStore: StateStoring {
+    public private(set) var widgets: [String: WidgetRecord] = [:]
+    public private(set) var schedules: [String: WidgetScheduleRecord] = [:]
+    public private(set) var timelines: [String: TimelineRecord] = [:]
+    public private(set) var history: [HistoryRecord] = []
+    public private(set) var groups: [String: [String: GroupDataRecord]] = [:]
+    public private(set) var meta: [String: String] = [:]
+    /// Batches applied, for tests that check writes are batched per turn.
+    public private(set) var appliedBatches = 0
+
+    public init() {}
+
+    public func loadAll(includingTimelines: Bool) throws -> StoredState {
+        StoredState(widgets: widgets.keys.sorted().compactMap { id in
+            widgets[id].map {
+                StoredWidget(widget: $0, schedule: schedules[id], timeline: includingTimelines ? timelines[id] : nil)
+            }
+        }, meta: meta)
+    }
+
+    public func apply(_ batch: StateBatch) throws {
+        appliedBatches += 1
+        for id in batch.deletedWidgetIDs {
+            widgets[id] = nil
+            schedules[id] = nil
+            timelines[id] = nil
+            history.removeAll { $0.widgetID == id }
+        }
+        for widget in batch.widgets.values { widgets[widget.id] = widget }
+        for schedule in batch.schedules.values where widgets[schedule.widgetID] != nil {
+            schedules[schedule.widgetID] = schedule
+        }
+        for timeline in batch.timelines.values where widgets[timeline.widgetID] != nil {
+            timelines[timeline.widgetID] = timeline
+        }
+        history += batch.history.filter { widgets[$0.widgetID] != nil }
+        for (key, value) in batch.meta { meta[key] = value }
+        for (key, record) in batch.groupData { groups[key.group, default: [:]][key.key] = record }
+    }
+
+    public func history(widgetID: String, since: Date) throws -> [HistoryRecord] {
+        history.filter { $0.widgetID == widgetID && $0.at >= since }
+    }
+
+    public func groupData(group: String) throws -> [GroupDataRecord] {
+        (groups[group] ?? [:]).values.sorted { $0.key < $1.key }
+    }
+
+    public func groupValue(group: String, key: String) throws -> GroupDataRecord? {
+        groups[group]?[key]
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import WidgetProtocol
+import WidgetProviders
+import WidgetSchedulerCore
+import WidgetSchedulerRuntime
+import WidgetSchedulerTestKit
+
+/// A `WidgetService` wired to the test kit's fakes: a manual clock, a fake launcher, a fake timer, an in-memory
+/// store and a recording journal.
+final class WidgetServiceHarness {
+    let clock: ManualDaemonClock
+    let launcher = FakeProviderLauncher()
+    let timer = FakeWakeupTimer()
+    let store: InMemoryStateStore
+    let journal = RecordingLogHandler.Journal()
+    let directory: URL
+    var service: WidgetService
+
+    static let weather = ProviderManifest(
+        path: "/etc/widget-scheduler/providers/weather.toml", exec: ["/usr/lib/widget-providers/weather"],
+        group: "weather",
+        widgets: [WidgetKindManifest(kind: "weather", families: ["systemSmall", "systemMedium"], parameters: [
+            ParameterSpec(name: "location", type: .string, defaultValue: .string("Cupertino")),
+            ParameterSpec(name: "units", type: .enum, options: .fixed([
+                ParameterOption(value: .string("metric"), title: "Metric"),
+                ParameterOption(value: .string("imperial"), title: "Imperial"),
+            ])),
+        ])])
+    static let clockKind = ProviderManifest(
+        path: "/etc/widget-scheduler/providers/clock.toml", exec: ["/usr/lib/widget-providers/clock"],
+        widgets: [WidgetKindManifest(kind: "clock")])
+
+    init(settings: SchedulerSettings = SchedulerSettings(maxConcurrentRuns: 4),
+         store: InMemoryStateStore = InMemoryStateStore(), clock: ManualDaemonClock = ManualDaemonClock()) throws {
+        self.store = store
+        self.clock = clock
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString)")
+        service = WidgetService(
+            options: WidgetService.Options(stateDirectory: directory, socketPath: "/run/test.socket"),
+            settings: settings, manifests: ManifestSet(manifests: [Self.weather, Self.clockKind]),
+            clock: clock, launcher: launcher, timer: timer, store: store,
+            logger: RecordingLogHandler.logger(journal))
+        try service.load()
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Moves the clock to monotonic `t` and fires the timer if it is due, as the event loop would.
+    func advance(to t: Double) {
+        clock.clock.advance(to: t)
+        if let armed = timer.armedAt, armed <= t { service.tick() }
+    }
+
+    /// Adds a widget whose parameters are all given (no defaults request) and returns its id.
+    func addWidget(kind: String = "clock", parameters: [String: JSONValue] = [:]) throws -> String {
+        var result: Result<String, ControlError>?
+        service.add(kind: kind, family: nil, parameters: parameters) { result = $0 }
+        return try #require(result).get()
+    }
+
+    /// A timeline whose entries are `offsets` seconds after now.
+    func timeline(_ offsets: [Double], policy: ReloadPolicy = .never, content: String = "{\"t\":1}") -> Timeline {
+        Timeline(entries: offsets.map { TimelineEntry(date: clock.now().wall.addingTimeInterval($0), content: content) },
+                 policy: policy)
+    }
+}
+
+import Testing

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+import WidgetProtocol
+import WidgetProviders
+import WidgetSchedulerCore
+import WidgetSchedulerRuntime
+import WidgetSchedulerTestKit
+
+/// The daemon's logic against fakes: what it launches, answers, persists, logs and streams.
+struct WidgetServiceTests {
+    @Test func addingAWidgetLaunchesItsInitialTimelineRequest() throws {
+        let harness = try WidgetServiceHarness()
+        let id = try harness.addWidget(kind: "weather", parameters: ["location": .string("Paris"),
+                                                                      "units": .string("metric")])
+        let launch = try #require(harness.launcher.launches.last)
+        let request = launch.invocation.request
+        #expect(id == "w1")
+        #expect(request.request == .timeline)
+        #expect(request.widget?.configuration == ["location": .string("Paris"), "units": .string("metric")])
+        #expect(request.context.reason == .initial)
+        #expect(request.context.dataDirectory == harness.directory.appendingPathComponent("groups/weather").path)
+        #expect(harness.journal.entries(messageID: JournalMessageID.runStarted.rawValue).count == 1)
+    }
+
+    @Test func missingParametersComeFromTheProviderThenTheManifest() throws {
+        let harness = try WidgetServiceHarness()
+        var result: Result<String, ControlError>?
+        harness.service.add(kind: "weather", family: nil, parameters: [:]) { result = $0 }
+        let defaults = try #require(harness.launcher.launches.last)
+        #expect(defaults.invocation.request.request == .defaults)
+        #expect(result == nil)
+        defaults.complete(.success(.configuration(["units": .string("imperial")]), stderrTail: ""))
+        let id = try #require(result).get()
+        #expect(harness.service.list().first { $0.id == id }?.configuration ==
+                ["location": .string("Cupertino"), "units": .string("imperial")])
+    }
+
+    @Test func aParameterWithoutAnyDefaultIsAnErrorNamingIt() throws {
+        let harness = try WidgetServiceHarness()
+        var result: Result<String, ControlError>?
+        harness.service.add(kind: "weather", family: nil, parameters: [:]) { result = $0 }
+        try #require(harness.launcher.launches.last).fail("exit", detail: "exit status 3")
+        guard case .failure(let error)? = result else {
+            Issue.record("expected an error, got \(String(describing: result))")
+            return
+        }
+        #expect(error.parameters["parameter"] == .string("units"))
+        #expect(harness.service.list().isEmpty)
+    }
+
+    @Test func aReloadInsideTheFloorIsDeferredAndTheTimerArmedForIt() throws {
+        let harness = try WidgetServiceHarness()
+        let id = try harness.addWidget()
+        harness.launcher.launches[0].succeed(harness.timeline([0]))
+        harness.clock.clock.advance(to: 60)
+        let decisions = try harness.service.reload(.kind("clock"), foreground: false)
+        #expect(decisions.map(\.decision) == [.deferred])
+        #expect(decisions.first?.because == .floor)
+        #expect(decisions.first?.widget == id)
+        #expect(harness.timer.armedAt == 300)
+        harness.advance(to: 300)
+        #expect(harness.launcher.launches.count == 2)
+        #expect(harness.launcher.launches[1].invocation.request.context.reason == .explicit)
+        let logged = harness.journal.entries(messageID: JournalMessageID.requestDecided.rawValue)
+        #expect(logged.first?.fields["DECISION"] == "deferred")
+        #expect(logged.first?.fields["BECAUSE"] == "floor")
+    }
+
+    @Test func unknownKindsAndWidgetsAreNamedInTheError() throws {
+        let harness = try WidgetServiceHarness()
+        #expect(throws: ControlError.unknownKind("news")) { try harness.service.reload(.kind("news"), foreground: false) }
+        #expect(throws: ControlError.unknownWidget("w9")) { try harness.service.remove(id: "w9") }
+        #expect(throws: ControlError.unknownWidget("w9")) { try harness.service.timeline(id: "w9") }
+    }
+
+    @Test func aFailedRunKeepsTheLastGoodTimelineAndLogsItsReason() throws {
+        let harness = try WidgetServiceHarness()
+        let id = try harness.addWidget()
+        harness.launcher.launches[0].succeed(harness.timeline([0, 600]))
+        harness.clock.clock.advance(to: 400)
+        _ = try harness.service.reload(.widgets([id]), foreground: false)
+        harness.launcher.launches[1].fail("timeout", detail: "no answer within 30 s")
+        let summary = try #require(harness.service.list().first)
+        #expect(summary.lastOutcome == "timeout")
+        #expect(summary.currentEntry != nil)
+        #expect(try harness.service.timeline(id: id).entries.count == 2)
+        let failed = harness.journal.entries(messageID: JournalMessageID.runFailed.rawValue)
+        #expect(failed.first?.fields["FAILURE_REASON"] == "timeout")
+    }
+
+    @Test func oneFlushWritesTheTurnInOneBatchAndARestartLosesNothing() throws {
+        let store = InMemoryStateStore()
+        let clock = ManualDaemonClock()
+        let first = try WidgetServiceHarness(store: store, clock: clock)
+        let id = try first.addWidget(kind: "weather", parameters: ["location": .string("Oslo"),
+                                                                    "units": .string("metric")])
+        first.launcher.launches[0].succeed(first.timeline([0]))
+        clock.clock.advance(to: 400)
+        _ = try first.service.reload(.kind("weather"), foreground: false)
+        let tokens = try #require(first.service.list().first?.tokens)
+        let batchesBefore = store.appliedBatches
+        first.service.flush()
+        #expect(store.appliedBatches == batchesBefore + 1)
+
+        // The daemon dies with the explicit run in flight; a new one starts on the same state.
+        clock.clock.advance(to: 401)
+        let second = try WidgetServiceHarness(store: store, clock: clock)
+        let restored = try #require(second.service.list().first)
+        #expect(restored.id == id)
+        #expect(restored.configuration == ["location": .string("Oslo"), "units": .string("metric")])
+        #expect(restored.tokens <= tokens + 0.01)
+        #expect(restored.nextReason == "explicit")
+        #expect(restored.currentEntry != nil)
+        // The interrupted run started at 400: the floor holds across the restart.
+        #expect(second.launcher.launches.isEmpty)
+        second.advance(to: 700)
+        #expect(second.launcher.launches.count == 1)
+    }
+
+    @Test func watchersSeeEntryChangesAtTheirDatesAndRunResults() throws {
+        let harness = try WidgetServiceHarness()
+        var events: [WatchEvent] = []
+        _ = harness.service.watch(WatchMethod.Parameters(kind: "clock")) {
+            events.append($0)
+            return true
+        }
+        _ = try harness.addWidget()
+        harness.launcher.launches[0].succeed(harness.timeline([0, 1, 2]))
+        #expect(events.map(\.event) == [.runFinished, .entryChanged])
+        #expect(harness.timer.armedAt == 1)
+        harness.advance(to: 1)
+        harness.advance(to: 2)
+        let entries = events.filter { $0.event == .entryChanged }
+        #expect(entries.count == 3)
+        #expect(entries.last?.date == harness.clock.now().wall)
+        #expect(entries.last?.content == .object(["t": .integer(1)]))
+    }
+
+    @Test func aConfigurationChangeIsValidatedAndRunsAtOnce() throws {
+        let harness = try WidgetServiceHarness()
+        let id = try harness.addWidget(kind: "weather", parameters: ["location": .string("Oslo"),
+                                                                      "units": .string("metric")])
+        harness.launcher.launches[0].succeed(harness.timeline([0]))
+        #expect(throws: ControlError.self) { try harness.service.configure(id: id, parameters: ["units": .string("kelvin")]) }
+        #expect(throws: ControlError.self) { try harness.service.configure(id: id, parameters: ["colour": .string("red")]) }
+        let decision = try harness.service.configure(id: id, parameters: ["units": .string("imperial")])
+        #expect(decision.decision == .ran)
+        #expect(harness.launcher.launches.last?.invocation.request.context.reason == .configuration)
+    }
+
+    @Test func groupDataIsWrittenAsOneFilePerKeyWithItsTimestamp() throws {
+        let harness = try WidgetServiceHarness()
+        _ = try harness.addWidget(kind: "weather", parameters: ["location": .string("Oslo"), "units": .string("metric")])
+        harness.launcher.launches[0].succeed(harness.timeline([0]))
+        harness.clock.clock.advance(to: 600)
+        let reply = try harness.service.dataSet(group: "weather", key: "location", value: "Paris", reloadKind: "weather")
+        #expect(reply.decisions.map(\.decision) == [.ran])
+        let file = harness.directory.appendingPathComponent("groups/weather/location")
+        let written = try #require(JSONValue(jsonText: String(contentsOf: file, encoding: .utf8)))
+        #expect(written.objectValue?["value"] == .string("Paris"))
+        #expect(written.objectValue?["updatedAt"] == .string(RFC3339Formatter().string(from: harness.clock.now().wall)))
+        #expect(try harness.service.dataGet(group: "weather", key: "location").value == "Paris")
+        #expect(throws: ControlError.self) { try harness.service.dataSet(group: "../etc", key: "k", value: "v",
+                                                                         reloadKind: nil) }
+        try harness.service.dataDelete(group: "weather", key: "location")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func theStatusLineSaysWidgetsRunsAndTheNextReload() throws {
+        let harness = try WidgetServiceHarness()
+        _ = try harness.addWidget()
+        #expect(harness.service.statusLine(at: harness.clock.now()) == "1 widget, 1 running")
+        harness.launcher.launches[0].succeed(harness.timeline([0], policy: .after(harness.clock.now().wall
+            .addingTimeInterval(240))))
+        #expect(harness.service.statusLine(at: harness.clock.now()) == "1 widget, 0 running, next reload clock/w1 in 5 min")
+    }
+}
