@@ -54,7 +54,7 @@ put_rewritten() {  # put_rewritten MODE SOURCE TARGET
     rm -f "$tmp"
 }
 
-# --- binaries ------------------------------------------------------------------------------------------------------
+# --- binaries ---------------------------------------------------------------------------------------------------------
 for program in widget-scheduler widgetctl; do
     [ -x "$BUILD_DIR/$program" ] || die "$BUILD_DIR/$program not found: build first (swift build -c release)"
     put 0755 "$BUILD_DIR/$program" "$BINDIR/$program"
@@ -72,7 +72,7 @@ put 0644 units/widget-scheduler.sysusers "$SYSUSERSDIR/widget-scheduler.conf"
 put_rewritten 0644 units/widget-scheduler.catalog "$CATALOGDIR/widget-scheduler.catalog"
 say "units -> $DESTDIR$UNITDIR, $DESTDIR$USERUNITDIR; catalog -> $DESTDIR$CATALOGDIR"
 
-# --- documentation, man pages, completions ------------------------------------------------------------------------------
+# --- documentation, man pages, completions ----------------------------------------------------------------------------
 for doc in README.md docs/*.md docs/*.varlink; do
     [ -f "$doc" ] && put 0644 "$doc" "$DOCDIR/$(basename "$doc")"
 done
@@ -98,7 +98,7 @@ for program in widgetctl widget-scheduler; do
     rm -f "$tmp"
 done
 
-# --- example providers ---------------------------------------------------------------------------------------------------
+# --- example providers ------------------------------------------------------------------------------------------------
 # examples/NAME/ -> $PREFIX/lib/widget-providers/NAME/, its manifests -> $PREFIX/share/widget-scheduler/providers/,
 # with every "./..." path on the manifest's exec line made absolute. A program named by exec that is not in the
 # example folder (a compiled provider) is taken from BUILD_DIR; if it was not built, that manifest is skipped.

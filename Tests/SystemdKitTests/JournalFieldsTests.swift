@@ -60,7 +60,8 @@ struct JournalFieldsTests {
         let line = StderrLogHandler.line(
             level: .warning, message: "provider failed\nbadly",
             metadata: ["widget_id": "w3", "failure_reason": "exit status 2", "quote": "say \"hi\""])
-        #expect(line == #"WARNING provider failed badly FAILURE_REASON="exit status 2" QUOTE="say \"hi\"" WIDGET_ID=w3"#)
+        let expected = #"WARNING provider failed badly FAILURE_REASON="exit status 2" QUOTE="say \"hi\"" WIDGET_ID=w3"#
+        #expect(line == expected)
     }
 
     @Test(arguments: [

@@ -25,7 +25,8 @@ output=$(cd /usr/local/lib/systemd/user &&
 expect_eq "$output" "" "systemd-analyze verify --user of the user units"
 
 step "security exposure of widget-scheduler.service"
-exposure=$(systemd-analyze security --no-pager widget-scheduler.service | sed -nE 's/.*Overall exposure level for [^:]*: ([0-9.]+).*/\1/p')
+exposure=$(systemd-analyze security --no-pager widget-scheduler.service |
+    sed -nE 's/.*Overall exposure level for [^:]*: ([0-9.]+).*/\1/p')
 echo "    exposure: $exposure" >&2
 [ -n "$exposure" ] || fail "no exposure level in systemd-analyze security output"
 awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' || fail "exposure $exposure is above 2.0"
@@ -42,7 +43,8 @@ systemctl stop widget-scheduler.socket
 
 step "every MESSAGE_ID of the daemon has a catalog entry"
 listed=$(journalctl --list-catalog)
-ids=$(sed -nE 's/^ *case [a-zA-Z]+ = "([0-9a-f]{32})"$/\1/p' Sources/WidgetSchedulerRuntime/Logging/JournalMessageID.swift)
+ids=$(sed -nE 's/^ *case [a-zA-Z]+ = "([0-9a-f]{32})"$/\1/p' \
+    Sources/WidgetSchedulerRuntime/Logging/JournalMessageID.swift)
 [ "$(wc -w <<< "$ids")" -ge 9 ] || fail "could not read the MESSAGE_IDs from JournalMessageID.swift"
 for id in $ids; do
     grep -q "^$id widget-scheduler: " <<< "$listed" || fail "MESSAGE_ID $id has no catalog entry"
