@@ -23,7 +23,8 @@ extension StateStore {
         guard !batch.isEmpty else { return }
         try databaseQueue.write { db in
             try deleteWidgets(batch.deletedWidgetIDs, db)
-            try upsertWidgets(batch.widgets.values, db)
+            // Sorted so that widgets added in one turn get row ids, and so load order, by date added, then id.
+            try upsertWidgets(batch.widgets.values.sorted { ($0.addedAt, $0.id) < ($1.addedAt, $1.id) }, db)
             try upsertSchedules(batch.schedules.values, db)
             try upsertTimelines(batch.timelines.values, db)
             try updateCurrentEntryIndexes(batch.currentEntryIndexes, db)
@@ -41,7 +42,7 @@ extension StateStore {
         }
     }
 
-    private func upsertWidgets(_ widgets: Dictionary<String, WidgetRecord>.Values, _ db: Database) throws {
+    private func upsertWidgets(_ widgets: [WidgetRecord], _ db: Database) throws {
         guard !widgets.isEmpty else { return }
         let statement = try db.cachedStatement(
             sql: """

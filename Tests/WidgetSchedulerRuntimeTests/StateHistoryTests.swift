@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import WidgetSchedulerRuntime
+
+@Suite("State history: bounded per widget and by age")
+struct StateHistoryTests {
+    private func makeStore(_ options: StateStoreOptions, widgets: [String] = ["a", "b"]) throws -> StateStore {
+        let store = try StateStore(directory: try StateTestFixtures.makeDirectory(), options: options)
+        var batch = StateBatch()
+        for id in widgets {
+            batch.upsertWidget(StateTestFixtures.widget(id))
+        }
+        try store.apply(batch)
+        return store
+    }
+
+    @Test(arguments: [1, 5, 12])
+    func eachWidgetKeepsAtMostTheLimitNewestLines(linesPerBatch: Int) throws {
+        let store = try makeStore(StateStoreOptions(historyLimitPerWidget: 5))
+        var appended = 0
+        while appended < 12 {
+            var batch = StateBatch()
+            for _ in 0..<min(linesPerBatch, 12 - appended) {
+                batch.appendHistory(StateTestFixtures.history("a", at: Double(appended), outcome: "run \(appended)"))
+                appended += 1
+            }
+            try store.apply(batch)
+        }
+        var other = StateBatch()
+        for index in 0..<3 {
+            other.appendHistory(StateTestFixtures.history("b", at: Double(index)))
+        }
+        try store.apply(other)
+
+        #expect(try store.history(widgetID: "a").map(\.outcome) == (7..<12).map { "run \($0)" })
+        #expect(try store.history(widgetID: "b").count == 3)
+    }
+
+    @Test func linesOlderThanTheMaximumAgeArePrunedWhenNewerOnesArrive() throws {
+        let store = try makeStore(StateStoreOptions(historyMaxAge: 100))
+        var batch = StateBatch()
+        batch.appendHistory(StateTestFixtures.history("a", at: 0, outcome: "old"))
+        batch.appendHistory(StateTestFixtures.history("b", at: 50, outcome: "old"))
+        batch.appendHistory(StateTestFixtures.history("b", at: 90, outcome: "recent"))
+        try store.apply(batch)
+        #expect(try store.history(widgetID: "a").map(\.outcome) == ["old"])
+
+        var later = StateBatch()
+        later.appendHistory(StateTestFixtures.history("a", at: 180, outcome: "new"))
+        try store.apply(later)
+        #expect(try store.history(widgetID: "a").map(\.outcome) == ["new"])
+        #expect(try store.history(widgetID: "b").map(\.outcome) == ["recent"])
+    }
+
+    @Test func agePruningRemovesAtMostOneChunkPerBatch() throws {
+        let store = try makeStore(StateStoreOptions(historyMaxAge: 100, historyAgePruneChunk: 2))
+        var batch = StateBatch()
+        for index in 0..<5 {
+            batch.appendHistory(StateTestFixtures.history("a", at: Double(index)))
+        }
+        try store.apply(batch)
+
+        var remaining: [Int] = []
+        for turn in 0..<3 {
+            var later = StateBatch()
+            later.appendHistory(StateTestFixtures.history("b", at: 1000 + Double(turn)))
+            try store.apply(later)
+            remaining.append(try store.history(widgetID: "a").count)
+        }
+        #expect(remaining == [3, 1, 0])
+    }
+
+    @Test func historyForAnUnknownWidgetIsDroppedAndTheBatchStillCommits() throws {
+        let store = try makeStore(StateStoreOptions())
+        var batch = StateBatch()
+        batch.appendHistory(StateTestFixtures.history("ghost"))
+        batch.appendHistory(StateTestFixtures.history("a"))
+        batch.setMeta("turn", "1")
+        try store.apply(batch)
+
+        #expect(try store.history(widgetID: "ghost").isEmpty)
+        #expect(try store.history(widgetID: "a").count == 1)
+        #expect(try store.meta("turn") == "1")
+    }
+
+    @Test func historyOfAWidgetAddedInTheSameBatchIsKept() throws {
+        let store = try makeStore(StateStoreOptions(), widgets: [])
+        var batch = StateBatch()
+        batch.upsertWidget(StateTestFixtures.widget("new"))
+        batch.appendHistory(StateTestFixtures.history("new"))
+        try store.apply(batch)
+        #expect(try store.history(widgetID: "new").count == 1)
+    }
+
+    @Test func pruningUsesTheWidgetAndAgeIndexesInsteadOfScanning() throws {
+        let store = try makeStore(StateStoreOptions())
+        let plans = try store.databaseQueue.read { db in
+            [
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN " + StateStore.historyTrimSQL, arguments: ["a", 200]
+                ).map { $0["detail"] as String },
+                try Row.fetchAll(
+                    db, sql: "EXPLAIN QUERY PLAN " + StateStore.historyExpireSQL, arguments: [0, 500]
+                ).map { $0["detail"] as String },
+            ]
+        }
+        for plan in plans {
+            #expect(!plan.isEmpty)
+            #expect(plan.allSatisfy { !$0.hasPrefix("SCAN") }, "\(plan)")
+        }
+    }
+}
