@@ -7,6 +7,8 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <sys/uio.h>
@@ -32,5 +34,36 @@ static inline int csystemd_signal_is_blocked(int signo) {
     sigset_t current;
     if (pthread_sigmask(SIG_SETMASK, NULL, &current) != 0) return 0;
     return sigismember(&current, signo) == 1;
+}
+
+/* struct ucred and SCM_CREDENTIALS need _GNU_SOURCE, which a module header cannot safely define; the kernel ABI is
+   fixed, so spell it out. */
+struct csystemd_ucred { pid_t pid; uid_t uid; gid_t gid; };
+#define CSYSTEMD_SCM_CREDENTIALS 0x02
+
+/* recv(2) on a socket with SO_PASSCRED set, also returning the sender's pid (-1 when no credentials came along).
+   CMSG_* are macros, which Swift cannot use. */
+static inline ssize_t csystemd_recv_with_sender_pid(int fd, void *buffer, size_t length, int *sender_pid) {
+    struct iovec vector = { .iov_base = buffer, .iov_len = length };
+    union {
+        struct cmsghdr header;
+        char space[CMSG_SPACE(sizeof(struct csystemd_ucred))];
+    } control;
+    struct msghdr message = { 0 };
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = &control;
+    message.msg_controllen = sizeof(control);
+    ssize_t received = recvmsg(fd, &message, MSG_CMSG_CLOEXEC);
+    *sender_pid = -1;
+    if (received < 0) return received;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == CSYSTEMD_SCM_CREDENTIALS) {
+            struct csystemd_ucred credentials;
+            memcpy(&credentials, CMSG_DATA(header), sizeof(credentials));
+            *sender_pid = (int)credentials.pid;
+        }
+    }
+    return received;
 }
 #endif

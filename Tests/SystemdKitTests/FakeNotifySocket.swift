@@ -1,8 +1,12 @@
+import CSystemd
 import Glibc
 import SystemdKit
 
 /// A datagram socket standing in for systemd's notification socket: bound in a fresh temporary directory and
 /// exported as NOTIFY_SOCKET until `close()`.
+///
+/// Other test suites in the same test process may spawn children (which inherit NOTIFY_SOCKET) while it is set, so
+/// only datagrams sent by this process count: the socket asks for SO_PASSCRED and checks the sender's pid.
 final class FakeNotifySocket {
     let directory: String
     let path: String
@@ -34,17 +38,29 @@ final class FakeNotifySocket {
         guard bound == 0 else {
             throw SystemdError("bind", code: errno, detail: path)
         }
+        var enabled: Int32 = 1
+        guard setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &enabled, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+            throw SystemdError("setsockopt", code: errno, detail: "SO_PASSCRED")
+        }
         setenv("NOTIFY_SOCKET", path, 1)
     }
 
-    /// The next datagram, or nil when none arrives within `timeoutMilliseconds`.
+    /// The next datagram this process sent, or nil when none arrives within `timeoutMilliseconds`.
     func receive(timeoutMilliseconds: Int32 = 2_000) -> String? {
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, timeoutMilliseconds) == 1 else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 4_096)
-        let count = recv(fd, &buffer, buffer.count, 0)
-        guard count >= 0 else { return nil }
-        return String(decoding: buffer.prefix(count), as: UTF8.self)
+        let deadline = EventClock.monotonic.currentMicroseconds + UInt64(timeoutMilliseconds) * 1_000
+        while true {
+            let now = EventClock.monotonic.currentMicroseconds
+            let remaining = deadline > now ? Int32((deadline - now) / 1_000) : 0
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, remaining) == 1 else { return nil }
+            var buffer = [UInt8](repeating: 0, count: 4_096)
+            var sender: Int32 = -1
+            let count = csystemd_recv_with_sender_pid(fd, &buffer, buffer.count, &sender)
+            guard count >= 0 else { return nil }
+            if sender == getpid() {
+                return String(decoding: buffer.prefix(count), as: UTF8.self)
+            }
+        }
     }
 
     func close() {
