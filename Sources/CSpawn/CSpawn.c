@@ -26,7 +26,8 @@ int cspawn_attr_init_isolated(posix_spawnattr_t *attr) {
     // child, where they are ordinary real-time signals: reset them too. Signal n is bit n - 1 of the set.
     signals.__val[0] |= (1UL << 31) | (1UL << 32);
     if ((error = posix_spawnattr_setsigdefault(attr, &signals)) != 0) return error;
-    return posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if ((error = posix_spawnattr_setpgroup(attr, 0)) != 0) return error;
+    return posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 }
 
 int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, int stdout_fd, int stderr_fd,

@@ -9,9 +9,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/// Prepares spawn attributes for an isolated child: a new session (so its own process group, with
-/// pgid == sid == pid), an empty signal mask, and the default disposition for every signal, SIG_IGN included.
-/// Returns 0 or an error number.
+/// Prepares spawn attributes for an isolated child: its own process group (pgid == pid), an empty signal mask, and
+/// the default disposition for every signal, SIG_IGN included. Returns 0 or an error number.
+///
+/// A process group, not a new session: setsid also creates a scheduler autogroup (kernel.sched_autogroup_enabled,
+/// on by default), which made each run of a trivial provider about 1.7 times slower here.
 int cspawn_attr_init_isolated(posix_spawnattr_t *attr);
 
 /// Prepares file actions: stdin, stdout and stderr from the given descriptors, an optional working directory

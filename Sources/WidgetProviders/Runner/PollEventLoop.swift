@@ -99,6 +99,7 @@ public final class PollEventLoop: RunnerEventLoop {
     private func fireDueTimers() {
         guard !timers.isEmpty else { return }
         let now = MonotonicClock.now()
+        guard timers.contains(where: { $0.deadline <= now }) else { return }
         let due = timers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
         for timer in due {
             guard let handler = timer.handler else { continue }

@@ -10,7 +10,7 @@
 /// `OutOfMemoryError`, `could not allocate`, `memory allocation of`), or a SIGKILL the runner did not send with a
 /// peak RSS of at least 90 % of the cap (the kernel's OOM killer).
 public struct ProcessResult: Sendable, Equatable {
-    /// The child's process id (and so its process group and session id); 0 if it never started.
+    /// The child's process id (and so its process group id); 0 if it never started.
     public var pid: Int32
     /// Everything read from stdout (at most the spec's limit).
     public var stdout: [UInt8]

@@ -2,16 +2,17 @@
 import Glibc
 #endif
 
-/// Runs provider processes with posix_spawn, each contained in its own session, driven by a `RunnerEventLoop`.
+/// Runs provider processes with posix_spawn, each contained in its own process group, driven by a `RunnerEventLoop`.
 ///
-/// Each child gets: a new session and process group (pgid = pid), an empty signal mask and default dispositions for
+/// Each child gets: its own process group (pgid = pid; not a new session, whose scheduler autogroup made runs about
+/// 1.7 times slower, see docs/benchmarks.md), an empty signal mask and default dispositions for
 /// every signal, only descriptors 0, 1 and 2 (stdin, stdout and stderr pipes; everything from 3 up is closed), the
 /// spec's environment only, and RLIMIT_DATA at the spec's memory cap (applied with prlimit right after the spawn,
 /// before the request is written). The runner watches stdout, stderr and a pidfd of the child; it never blocks.
 ///
 /// At the end of every run, and before the child is reaped (so its pid, which names the group, cannot be reused),
 /// the whole group gets SIGKILL: nothing the provider started is left behind, unless it left its group with
-/// setsid/setpgid, which only a cgroup can prevent (the systemd unit's `KillMode=control-group` and `TasksMax=`).
+/// setsid or setpgid, which only a cgroup can prevent (the systemd unit's `KillMode=control-group` and `TasksMax=`).
 /// RLIMIT_NPROC is not used against fork bombs: it counts every process of the user, the daemon's included, and
 /// does not apply to root; a bounded fork bomb is contained by the group kill at its timeout.
 ///
@@ -23,17 +24,20 @@ public final class ProviderRunner {
 
     private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
+    private let readBuffer = ReadBuffer()
+
     /// Creates a runner whose runs are driven by `loop`.
     public init(loop: RunnerEventLoop) {
         self.loop = loop
         Self.ignoreBrokenPipes
     }
 
+
     /// Starts `spec` and calls `completion` exactly once, on the loop, when the child has exited and its output has
     /// been read (or a limit was hit, or it could not start). Never calls `completion` from within `start`.
     @discardableResult
     public func start(_ spec: ProcessSpec, completion: @escaping (ProcessResult) -> Void) -> RunningProcess {
-        let process = RunningProcess(spec: spec, loop: loop, completion: completion)
+        let process = RunningProcess(spec: spec, loop: loop, readBuffer: readBuffer, completion: completion)
         process.launch()
         return process
     }

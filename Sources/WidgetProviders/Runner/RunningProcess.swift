@@ -10,7 +10,7 @@ import Glibc
 /// them open does not hold the run: after the child's exit, whatever is readable is drained, and after at most
 /// `drainAfterExit` the group is killed and the run completes.
 public final class RunningProcess {
-    /// The child's process id, which is also its process group and session id; 0 if it never started.
+    /// The child's process id, which is also its process group id; 0 if it never started.
     public private(set) var pid: Int32 = 0
     /// Whether the completion has been called (or is about to be, for a run that never started).
     public private(set) var isFinished = false
@@ -32,12 +32,18 @@ public final class RunningProcess {
     private var killedByRunner = false
     private var launching = true
     private var tokens: [RunnerEventToken] = []
+    private var stdoutToken: RunnerEventToken?
+    private var stderrToken: RunnerEventToken?
 
-    private static let readChunk = 65536
+    private let readBuffer: ReadBuffer
 
-    init(spec: ProcessSpec, loop: RunnerEventLoop, completion: @escaping (ProcessResult) -> Void) {
+    init(
+        spec: ProcessSpec, loop: RunnerEventLoop, readBuffer: ReadBuffer,
+        completion: @escaping (ProcessResult) -> Void
+    ) {
         self.spec = spec
         self.loop = loop
+        self.readBuffer = readBuffer
         self.completion = completion
     }
 
@@ -56,8 +62,8 @@ public final class RunningProcess {
             return
         }
         do {
-            tokens.append(try loop.watchReadable(fd: stdoutFD) { [self] in read(from: .stdout, untilEmpty: false) })
-            tokens.append(try loop.watchReadable(fd: stderrFD) { [self] in read(from: .stderr, untilEmpty: false) })
+            stdoutToken = try loop.watchReadable(fd: stdoutFD) { [self] in read(from: .stdout, untilEmpty: false) }
+            stderrToken = try loop.watchReadable(fd: stderrFD) { [self] in read(from: .stderr, untilEmpty: false) }
             tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
             tokens.append(try loop.schedule(after: spec.timeout) { [self] in timeOut() })
         } catch {
@@ -219,22 +225,20 @@ public final class RunningProcess {
     private func read(from stream: Stream, untilEmpty: Bool) {
         let fd = stream == .stdout ? stdoutFD : stderrFD
         guard fd >= 0 else { return }
-        withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer in
-            while true {
-                let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
-                if count > 0 {
-                    let chunk = UnsafeRawBufferPointer(rebasing: buffer[..<count])
-                    guard accept(chunk, from: stream) else { return }
-                    if count < buffer.count && !untilEmpty { return }
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                    return
-                } else {
-                    closeStream(stream)
-                    if hasExited && stdoutFD < 0 && stderrFD < 0 && !launching { finish(imposing: nil) }
-                    return
-                }
+        let buffer = readBuffer.bytes
+        while true {
+            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if count > 0 {
+                guard accept(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: stream) else { return }
+                if count < buffer.count && !untilEmpty { return }
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return
+            } else {
+                closeStream(stream)
+                if hasExited && stdoutFD < 0 && stderrFD < 0 && !launching { finish(imposing: nil) }
+                return
             }
         }
     }
@@ -299,6 +303,8 @@ public final class RunningProcess {
         read(from: .stderr, untilEmpty: true)
         for token in tokens { token.cancel() }
         tokens.removeAll()
+        stdoutToken?.cancel()
+        stderrToken?.cancel()
         // Before reaping, the zombie child pins the pid that names the group, so this cannot hit a stranger.
         signalGroup(SIGKILL)
         var status = cspawn_exit_status()
@@ -371,12 +377,17 @@ public final class RunningProcess {
         kill(-pid, signo)
     }
 
+    /// Stops watching a stream and closes it; the watch goes first, so that it never sees a reused descriptor.
     private func closeStream(_ stream: Stream) {
         switch stream {
         case .stdout:
+            stdoutToken?.cancel()
+            stdoutToken = nil
             if stdoutFD >= 0 { close(stdoutFD) }
             stdoutFD = -1
         case .stderr:
+            stderrToken?.cancel()
+            stderrToken = nil
             if stderrFD >= 0 { close(stderrFD) }
             stderrFD = -1
         }
