@@ -1,7 +1,7 @@
 # Proves the harness and the libsystemd layer under a real systemd, with systemdkit-probe (Tests/System/Probe), a
 # Type=notify service built on SystemdKit: socket activation with a named descriptor, READY=1 and STATUS=, journal
 # fields read back with `journalctl -o json`, sd-event's own watchdog pings, SIGHUP reload, watchdog kill of a wedged
-# loop, and a clean SIGTERM stop.
+# loop, a clean SIGTERM stop, and an idle loop that never wakes.
 need_program systemdkit-probe
 install -m 0755 "$BUILD_DIR/systemdkit-probe" /usr/local/bin/systemdkit-probe
 probe_message_id=a8b46379193343349ec6002bb1660b6e
@@ -77,3 +77,16 @@ systemctl stop probe.service
 expect_eq "$(unit_property probe.service Result)" success "Result after stop"
 expect_eq "$(unit_property probe.service ExecMainStatus)" 0 "exit status after stop"
 expect_eq "$(journal_field SIGNAL -u probe.service MESSAGE=stopping | tail -n 1)" SIGTERM "SIGNAL of the stop entry"
+
+step "with nothing due the loop does not wake at all (no watchdog, no timers: context switches stay put)"
+systemd-run --unit=probe-idle --service-type=notify --property=Environment=SWIFT_BACKTRACE=enable=no \
+    /usr/local/bin/systemdkit-probe
+pid=$(unit_property probe-idle.service MainPID)
+[ "$pid" -gt 0 ] || fail "probe-idle has no main pid"
+switches() { cat /proc/"$pid"/task/*/status | awk '/ctxt_switches/ { total += $2 } END { print total }'; }
+sleep 0.5
+before=$(switches)
+sleep 2
+after=$(switches)
+expect_eq "$after" "$before" "context switches of the idle probe over 2 s"
+systemctl stop probe-idle.service
