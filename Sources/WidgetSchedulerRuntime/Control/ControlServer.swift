@@ -25,14 +25,14 @@ public final class ControlServer: ControlConnectionDelegate {
         /// Pending output above which a client that does not read its stream is dropped.
         public var outputLimit: Int
 
+        /// `version` and `url` are what `GetInfo` reports (the project's home page, empty when it has none).
         public init(
-            version: String, maximumConnections: Int = 4096,
+            version: String, url: String = "", maximumConnections: Int = 4096,
             maximumMessageSize: Int = ControlInterface.maximumMessageSize,
             outputHighWater: Int = 1 << 20, outputLimit: Int = 16 << 20
         ) {
             self.info = VarlinkServiceInfo(
-                vendor: "widget-scheduler", product: "widget-scheduler", version: version,
-                url: "https://github.com/widget-scheduler/widget-scheduler",
+                vendor: "widget-scheduler", product: "widget-scheduler", version: version, url: url,
                 interfaces: [ControlInterface.service, ControlInterface.name])
             self.maximumConnections = maximumConnections
             self.maximumMessageSize = maximumMessageSize
@@ -350,9 +350,11 @@ public final class ControlServer: ControlConnectionDelegate {
         return address
     }
 
-    /// Whether a server accepts connections at `path` now (a stale socket refuses them).
+    /// Whether a server listens at `path` now: a stale socket refuses connections; a live one accepts them or, with
+    /// a full backlog, says EAGAIN (the socket is non-blocking so that case cannot hang the start).
     private static func someoneListens(at path: String) -> Bool {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = address(path)
@@ -361,6 +363,6 @@ public final class ControlServer: ControlConnectionDelegate {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        return connected == 0
+        return connected == 0 || errno == EAGAIN || errno == EINPROGRESS
     }
 }
