@@ -7,15 +7,16 @@ import Logging
 public enum JournalMessageID: String, CaseIterable, Sendable {
     /// A provider run began (fields: WIDGET_ID, WIDGET_KIND, RELOAD_REASON, PROVIDER_PID).
     case runStarted = "6e60a12f3b8c48b581854b2f29eecc0d"
-    /// A provider answered with a valid timeline (WIDGET_ID, WIDGET_KIND, POLICY, NEXT_RELOAD, DURATION_USEC).
+    /// A provider answered with a valid timeline (WIDGET_ID, WIDGET_KIND, POLICY, DURATION_USEC, PROVIDER_PID).
     case runFinished = "7633e9afe0f54a36aebcf59076c059dd"
-    /// A provider run failed (WIDGET_ID, WIDGET_KIND, FAILURE_REASON, EXIT_STATUS, DURATION_USEC).
+    /// A provider run failed (WIDGET_ID, WIDGET_KIND, FAILURE_REASON, DURATION_USEC; EXIT_STATUS when known).
     case runFailed = "bd4e8c89b92f41518396f51928470b1b"
-    /// A reload request was decided: ran, coalesced or deferred (WIDGET_ID, DECISION, BECAUSE, NEXT_RELOAD).
+    /// A reload request was decided: ran, coalesced or deferred (WIDGET_ID, DECISION, NEXT_RELOAD, TOKENS; BECAUSE
+    /// when deferred).
     case requestDecided = "deed13254889476caf47013731a47c46"
     /// A control request was refused by peer-credential authorization.
     case requestRefused = "1461c55dfe9f44e3bfc4e8f05cb5bebe"
-    /// A widget was quarantined after repeated failures (WIDGET_ID, WIDGET_KIND, FAILURE_REASON, NEXT_RELOAD).
+    /// A widget was quarantined after repeated failures (WIDGET_ID, WIDGET_KIND, FAILURE_REASON).
     case quarantined = "f76e6ad5252542e29605d7d9d1cd0827"
     /// A widget's daily refresh budget ran out (WIDGET_ID, WIDGET_KIND, TOKENS, NEXT_RELOAD).
     case budgetExhausted = "089c456983f74aec8f7a86abff01c587"
