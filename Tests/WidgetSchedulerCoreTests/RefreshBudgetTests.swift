@@ -31,6 +31,14 @@ struct RefreshBudgetTests {
         #expect(abs(budget.nextTokenTime(from: row.at, settings: settings) - row.nextToken) < 1e-6)
     }
 
+    @Test("the next whole token arrives when the count reaches its next whole number", arguments: [
+        (12.0, nil), (11.0, 1_200.0), (2.25, 900.0), (0.0, 1_200.0), (0.5, 600.0),
+    ] as [(Double, Double?)])
+    func nextRefill(tokens: Double, expected: Double?) {
+        let budget = RefreshBudget(tokens: tokens, stamp: 0)
+        #expect(budget.nextRefillTime(from: 0, settings: settings) == expected)
+    }
+
     @Test func aNewWidgetStartsWithAFullBucket() {
         let budget = RefreshBudget(fullAt: 42, settings: settings)
         #expect(budget.available(at: 42, settings: settings) == 12)

@@ -43,6 +43,15 @@ public struct RefreshBudget: Sendable, Hashable, Codable {
         return max(monotonic, stamp) + (1 - now) * settings.refillInterval
     }
 
+    /// When the bucket next gains a whole token (the count reaches its next whole number) after `monotonic`; nil
+    /// when it is full or never refills. This is the ledger's "next token at", whether or not one is needed now.
+    public func nextRefillTime(from monotonic: Double, settings: SchedulerSettings) -> Double? {
+        let now = available(at: monotonic, settings: settings)
+        guard now < settings.burstBudget - Self.epsilon, settings.refillInterval.isFinite else { return nil }
+        let missing = (now + Self.epsilon).rounded(.down) + 1 - now
+        return monotonic + missing * settings.refillInterval
+    }
+
     /// Spends one token at `monotonic`. The caller checked `hasToken`; rounding below zero is clamped.
     public mutating func spend(at monotonic: Double, settings: SchedulerSettings) {
         let current = available(at: monotonic, settings: settings)

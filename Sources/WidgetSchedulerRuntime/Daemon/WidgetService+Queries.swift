@@ -134,9 +134,8 @@ extension WidgetService {
             }
             runs.sort { $0.at < $1.at }
             let tokens = schedule.budget.available(at: now.monotonic, settings: settings)
-            let nextToken = tokens >= settings.burstBudget || !settings.refillInterval.isFinite ? nil
-                : now.wall(atMonotonic: now.monotonic + (1 - tokens.truncatingRemainder(dividingBy: 1))
-                           * settings.refillInterval)
+            let nextToken = schedule.budget.nextRefillTime(from: now.monotonic, settings: settings)
+                .map { now.wall(atMonotonic: $0) }
             let floor = schedule.lastRunStart.map { $0 + settings.minimumInterval }
             return BudgetMethod.Ledger(
                 widget: id, kind: widget.kind, tokens: Self.rounded(tokens), capacity: settings.burstBudget,
