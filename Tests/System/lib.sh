@@ -73,3 +73,34 @@ install_build() {
     need_program widgetctl
     PREFIX=/usr/local scripts/install.sh "$BUILD_DIR" 2>&1 | sed 's/^/    /' >&2
 }
+
+# start_widget_scheduler [CONFIG-TEXT]: installs the build, writes the daemon's config file when given, starts the
+# service (Type=notify: systemctl returns once READY=1 arrived) and points widgetctl at the system socket.
+start_widget_scheduler() {
+    install_build
+    if [ $# -gt 0 ]; then
+        mkdir -p /etc/widget-scheduler
+        printf '%s\n' "$1" > /etc/widget-scheduler/widget-scheduler.toml
+    fi
+    systemctl start widget-scheduler.service || {
+        journalctl -u widget-scheduler --no-pager -n 30 >&2
+        fail "systemctl start widget-scheduler failed"
+    }
+    export WIDGET_SCHEDULER_SOCKET=/run/widget-scheduler/control.socket
+}
+
+# json_get EXPRESSION: evaluates a Python expression over the JSON document on stdin, bound to `d`; prints the result
+# (strings bare, everything else as JSON).
+json_get() {
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+value = eval(sys.argv[1])
+print(value if isinstance(value, str) else json.dumps(value))
+' "$1"
+}
+
+# Message ids, as in Sources/WidgetSchedulerRuntime/Logging/JournalMessageID.swift.
+message_id() {
+    sed -nE "s/^ *case $1 = \"([0-9a-f]{32})\"\$/\\1/p" Sources/WidgetSchedulerRuntime/Logging/JournalMessageID.swift
+}
