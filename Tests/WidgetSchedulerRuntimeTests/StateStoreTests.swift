@@ -42,6 +42,43 @@ struct StateStoreTests {
         #expect(synchronous == 2)  // FULL
     }
 
+    @Test func backgroundCheckpointsMoveTheWALIntoTheDatabaseWhileWritesContinue() throws {
+        let directory = try StateTestFixtures.makeDirectory()
+        let store = try StateStore(
+            directory: directory, options: StateStoreOptions(backgroundCheckpointEveryCommits: 10))
+        let autoCheckpoint = try store.databaseQueue.read { db in
+            try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint")
+        }
+        #expect(autoCheckpoint == 0)
+        for index in 0..<200 {
+            var batch = StateBatch()
+            batch.upsertWidget(StateTestFixtures.widget("w\(index)"))
+            batch.upsertTimeline(StateTestFixtures.timeline("w\(index)"))
+            try store.apply(batch)
+        }
+        // Waits for the checkpoint thread (no timing is asserted: the deadline only bounds a hang).
+        let deadline = Date().addingTimeInterval(30)
+        while (store.backgroundCheckpointStatus?.completed ?? 0) == 0 && Date() < deadline {
+            usleep(10_000)
+        }
+        let status = try #require(store.backgroundCheckpointStatus)
+        #expect(status.completed >= 1)
+        #expect(status.lastFailure == nil)
+        let databaseSize = try FileManager.default.attributesOfItem(
+            atPath: directory.appendingPathComponent(StateStore.fileName).path)[.size] as? Int
+        #expect((databaseSize ?? 0) > 8192)  // pages reached the database file before any close
+        try store.close()
+
+        let reopened = try StateStore(directory: directory)
+        #expect(try reopened.integrityCheck() == "ok")
+        #expect(try reopened.loadAll().widgets.count == 200)
+    }
+
+    @Test func withoutABackgroundCheckpointerThereIsNoStatus() throws {
+        let store = try StateStore(directory: try StateTestFixtures.makeDirectory())
+        #expect(store.backgroundCheckpointStatus == nil)
+    }
+
     @Test func everyRecordRoundTrips() throws {
         let store = try StateStore(directory: try StateTestFixtures.makeDirectory())
         let widget = StateTestFixtures.widget("weather/w1")

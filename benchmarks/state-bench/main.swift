@@ -4,9 +4,10 @@
 //       populate N widgets with ~10-entry timelines, then in fresh child processes: cold load (time, RSS),
 //       batch write throughput, and N kill -9 rounds of a writing child.
 //   state-bench load --dir PATH [--timelines yes|no|stream]   one cold load, prints time and memory
-//   state-bench write --dir PATH --commits N [--durability normal|full] [--checkpoint auto|idle] [--per-commit N]
+//   state-bench write --dir PATH --commits N [--durability normal|full] [--checkpoint auto|idle|background] [--per-commit N]
 //       each commit upserts a timeline and a schedule and appends a history line for --per-commit widgets;
-//       --checkpoint idle turns automatic checkpoints off and checkpoints every 1000 commits, timed apart
+//       --checkpoint idle turns automatic checkpoints off and checkpoints every 1000 commits, timed apart;
+//       --checkpoint background checkpoints on the store's checkpoint thread every 100 commits
 //   state-bench crash-writer --dir PATH    writes batches forever, printing each committed turn on stdout
 import Foundation
 import Glibc
@@ -148,7 +149,8 @@ func write(directory: URL, arguments: BenchArguments) throws {
         directory: directory,
         options: StateStoreOptions(
             durability: arguments.durability == "full" ? .powerLoss : .processCrash,
-            walAutoCheckpointPages: idleCheckpoints ? 0 : 1000))
+            walAutoCheckpointPages: idleCheckpoints ? 0 : 1000,
+            backgroundCheckpointEveryCommits: arguments.checkpoint == "background" ? 100 : nil))
     let ids = try store.loadAll(includingTimelines: false).widgets.map(\.widget.id)
     guard !ids.isEmpty else { throw BenchError("no widgets in \(directory.path); populate first") }
     var latencies: [Double] = []
@@ -197,6 +199,9 @@ func write(directory: URL, arguments: BenchArguments) throws {
     if !checkpoints.isEmpty {
         line += "; \(checkpoints.count) checkpoints p50 \(percentile(checkpoints, 0.5)) us, "
             + "max \(percentile(checkpoints, 1)) us"
+    }
+    if let status = store.backgroundCheckpointStatus {
+        line += "; \(status.completed) background checkpoints\(status.lastFailure.map { ", failure: \($0)" } ?? "")"
     }
     print(line + "; threads \(memory().threads)")
 }
@@ -324,6 +329,7 @@ func main() throws {
         let variants: [[String]] = [
             ["--commits", commits],
             ["--commits", commits, "--checkpoint", "idle"],
+            ["--commits", commits, "--checkpoint", "background"],
             ["--commits", "\(max(1, arguments.commits / 10))", "--per-commit", "10"],
             ["--commits", "\(max(1, arguments.commits / 10))", "--durability", "full"],
         ]

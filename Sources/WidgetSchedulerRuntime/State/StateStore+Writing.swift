@@ -32,6 +32,13 @@ extension StateStore {
             try writeGroupData(batch.groupData, db)
             try writeMeta(batch.meta, db)
         }
+        if let checkpointer, let every = options.backgroundCheckpointEveryCommits {
+            commitsSinceCheckpointRequest += 1
+            if commitsSinceCheckpointRequest >= every {
+                commitsSinceCheckpointRequest = 0
+                checkpointer.request()
+            }
+        }
     }
 
     private func deleteWidgets(_ ids: Set<String>, _ db: Database) throws {

@@ -24,6 +24,8 @@ public final class StateStore {
     /// The options the store was opened with.
     public let options: StateStoreOptions
     let databaseQueue: DatabaseQueue
+    let checkpointer: StateCheckpointer?
+    var commitsSinceCheckpointRequest = 0
 
     /// The file name of the database inside the state directory.
     public static let fileName = "state.sqlite"
@@ -55,17 +57,30 @@ public final class StateStore {
             databaseQueue = try DatabaseQueue(path: path, configuration: configuration)
             try databaseQueue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(max(0, options.walAutoCheckpointPages))")
+                let autoCheckpointPages =
+                    options.backgroundCheckpointEveryCommits == nil ? max(0, options.walAutoCheckpointPages) : 0
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = \(autoCheckpointPages)")
                 // Bounds the WAL file left on disk after a checkpoint that follows a large transaction.
                 try db.execute(sql: "PRAGMA journal_size_limit = \(16 * 1024 * 1024)")
             }
         } catch {
             throw StateStoreError.cannotOpen(path: path, reason: "\(error)")
         }
-        try migrate()
+        try Self.migrate(databaseQueue, path: path)
+        do {
+            checkpointer = try options.backgroundCheckpointEveryCommits.map { _ in
+                try StateCheckpointer(path: path, busyTimeout: options.busyTimeout)
+            }
+        } catch {
+            throw StateStoreError.cannotOpen(path: path, reason: "checkpoint connection: \(error)")
+        }
     }
 
-    private func migrate() throws {
+    deinit {
+        checkpointer?.stop()
+    }
+
+    private static func migrate(_ databaseQueue: DatabaseQueue, path: String) throws {
         let migrator = StateSchema.migrator
         let unknown: [String]
         do {
@@ -85,8 +100,9 @@ public final class StateStore {
         }
     }
 
-    /// Closes the database. Later calls throw.
+    /// Stops the background checkpointer, if any, and closes the database. Later calls throw.
     public func close() throws {
+        checkpointer?.stop()
         try databaseQueue.close()
     }
 
@@ -105,6 +121,12 @@ public final class StateStore {
             let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
             return (row?[1] ?? 0, row?[2] ?? 0)
         }
+    }
+
+    /// Background checkpoints completed so far and the last one's failure, if any; nil without a background
+    /// checkpointer.
+    public var backgroundCheckpointStatus: (completed: Int, lastFailure: String?)? {
+        checkpointer?.status
     }
 
     /// The migrations applied to the database, in order.

@@ -24,7 +24,12 @@ public struct StateStoreOptions: Sendable {
     public var durability: Durability
     /// SQLite checkpoints the WAL into the database file after a commit that leaves at least this many pages in it;
     /// 0 turns automatic checkpoints off, and the owner then calls `StateStore.checkpoint()` when it is idle.
+    /// Ignored when `backgroundCheckpointEveryCommits` is set.
     public var walAutoCheckpointPages: Int
+    /// When set, checkpoints run on a dedicated thread with its own connection, requested after every this many
+    /// commits, instead of inside the commit that crosses `walAutoCheckpointPages` on the caller's thread. The
+    /// thread sleeps until requested, so it adds no wake-up while nothing is written.
+    public var backgroundCheckpointEveryCommits: Int?
 
     public init(
         historyLimitPerWidget: Int = 200,
@@ -32,7 +37,8 @@ public struct StateStoreOptions: Sendable {
         historyAgePruneChunk: Int = 500,
         busyTimeout: TimeInterval = 5,
         durability: Durability = .processCrash,
-        walAutoCheckpointPages: Int = 1000
+        walAutoCheckpointPages: Int = 1000,
+        backgroundCheckpointEveryCommits: Int? = nil
     ) {
         self.historyLimitPerWidget = historyLimitPerWidget
         self.historyMaxAge = historyMaxAge
@@ -40,5 +46,6 @@ public struct StateStoreOptions: Sendable {
         self.busyTimeout = busyTimeout
         self.durability = durability
         self.walAutoCheckpointPages = walAutoCheckpointPages
+        self.backgroundCheckpointEveryCommits = backgroundCheckpointEveryCommits.map { max(1, $0) }
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+
+/// Runs WAL checkpoints on a thread of its own, through a connection of its own, so that the event loop never waits
+/// for a checkpoint's page copies and fsyncs.
+///
+/// The thread sleeps on a condition variable and wakes only when `request()` is called after commits: an idle daemon
+/// gets no wake-up from it. A PASSIVE checkpoint takes no lock a writer needs, so `StateStore.apply(_:)` never waits
+/// for it either; the WAL restarts from its beginning at the first commit after a complete checkpoint.
+final class StateCheckpointer: @unchecked Sendable {
+    // Every stored property below is guarded by `condition`.
+    private let condition = NSCondition()
+    private var requested = false
+    private var stopping = false
+    private var finished = false
+    private var completedCount = 0
+    private var lastFailure: String?
+
+    init(path: String, busyTimeout: TimeInterval) throws {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.label = "widget-scheduler.state.checkpoint"
+        let connection = try DatabaseQueue(path: path, configuration: configuration)
+        let thread = Thread { [self] in run(connection) }
+        thread.name = "state-checkpoint"
+        thread.start()
+    }
+
+    /// Asks for a checkpoint soon; requests made while one runs coalesce into one more.
+    func request() {
+        condition.lock()
+        requested = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Checkpoints completed so far, and the last failure's description, if any.
+    var status: (completed: Int, lastFailure: String?) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (completedCount, lastFailure)
+    }
+
+    /// Stops the thread after the checkpoint it may be running, and waits for it to finish.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !finished {
+            condition.wait()
+        }
+        condition.unlock()
+    }
+
+    private func run(_ connection: DatabaseQueue) {
+        while true {
+            condition.lock()
+            while !requested && !stopping {
+                condition.wait()
+            }
+            if stopping {
+                finished = true
+                condition.broadcast()
+                condition.unlock()
+                try? connection.close()
+                return
+            }
+            requested = false
+            condition.unlock()
+
+            var failure: String?
+            do {
+                try connection.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                }
+            } catch {
+                failure = "\(error)"
+            }
+            condition.lock()
+            completedCount += 1
+            if let failure {
+                lastFailure = failure
+            }
+            condition.unlock()
+        }
+    }
+}
