@@ -59,6 +59,7 @@ MESSAGE=provider run failed
 SYSLOG_IDENTIFIER=catalog-check
 WIDGET_ID=w3
 WIDGET_KIND=weather
+PROVIDER_PID=4711
 FAILURE_REASON=exit status 2
 EXIT_STATUS=exited with status 2
 DURATION_USEC=1500
@@ -67,5 +68,7 @@ journalctl --sync
 explained=$(journalctl --no-pager -x SYSLOG_IDENTIFIER=catalog-check)
 grep -q "Subject: Widget w3 (weather): provider run failed" <<< "$explained" ||
     fail "journalctl -x lacks the substituted subject: $explained"
-grep -q "The provider run for widget w3 failed: exit status 2" <<< "$explained" ||
+grep -q "The provider run for widget w3 (process 4711) failed after" <<< "$explained" ||
+    fail "journalctl -x lacks the substituted text: $explained"
+grep -q "1500 microseconds: exit status 2." <<< "$explained" ||
     fail "journalctl -x lacks the substituted text: $explained"
