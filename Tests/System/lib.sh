@@ -13,6 +13,11 @@ step() {
     echo "--- [$(date +%T.%3N)] $*" >&2
 }
 
+# report TEXT: a measurement run.sh prints under the case's result line even when it passes.
+report() {
+    echo "REPORT: $*" >&2
+}
+
 # expect_eq ACTUAL EXPECTED WHAT
 expect_eq() {
     [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"

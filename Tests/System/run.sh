@@ -5,8 +5,9 @@
 #
 #   Tests/System/run.sh [-B BUILD_DIR] [CASE-NAME-OR-FILE...]
 #
-# BUILD_DIR holds the built executables (default: the folder `swift build --show-bin-path` names). Prints one line per
-# case and `N passed, N failed`; a failing case's output follows its line. Exits 1 if any case failed or none ran.
+# BUILD_DIR holds the built executables (default: the folder `swift build --show-bin-path` names). Prints one line
+# per case, with the measurements it reports, then `N passed, N failed`; a failing case's output follows its line.
+# SYSTEM_TEST_VERBOSE=1 shows every case's output. Exits 1 if any case failed or none ran.
 # Needs root and systemd-nspawn (scripts/setup.sh installs it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,6 +62,7 @@ for case_file in "${cases[@]}"; do
     if [ "$status" = 0 ]; then
         passed=$((passed + 1))
         printf 'ok    %-40s %6d ms\n' "$name" "$elapsed"
+        sed -n 's/^REPORT: /      /p' "$log"
         [ -n "${SYSTEM_TEST_VERBOSE:-}" ] && sed 's/^/      /' "$log"
     else
         failed=$((failed + 1))

@@ -27,7 +27,7 @@ expect_eq "$output" "" "systemd-analyze verify --user of the user units"
 step "security exposure of widget-scheduler.service"
 exposure=$(systemd-analyze security --no-pager widget-scheduler.service |
     sed -nE 's/.*Overall exposure level for [^:]*: ([0-9.]+).*/\1/p')
-echo "    exposure: $exposure" >&2
+report "systemd-analyze security widget-scheduler.service: exposure $exposure"
 [ -n "$exposure" ] || fail "no exposure level in systemd-analyze security output"
 awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' || fail "exposure $exposure is above 2.0"
 

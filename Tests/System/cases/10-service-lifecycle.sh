@@ -73,7 +73,7 @@ step "systemctl stop is clean and fast"
 started=$(date +%s%N)
 systemctl stop widget-scheduler.service
 elapsed_ms=$((($(date +%s%N) - started) / 1000000))
-echo "    stop took $elapsed_ms ms" >&2
+report "systemctl stop widget-scheduler took $elapsed_ms ms"
 [ "$elapsed_ms" -lt 5000 ] || fail "systemctl stop took $elapsed_ms ms"
 expect_eq "$(unit_property widget-scheduler.service Result)" success "Result after stop"
 expect_eq "$(unit_property widget-scheduler.service ExecMainStatus)" 0 "exit status after stop"
