@@ -2,13 +2,16 @@ import Foundation
 import WidgetProtocol
 @testable import WidgetSchedulerRuntime
 
-/// A handler for control tests: `Status` answers at once, `Reload` echoes its target as decisions, `Remove` refuses,
-/// `Options` keeps the call to answer later, `Watch` keeps the call to stream.
+/// A handler for control tests: `Status` answers at once, `Reload` echoes its widgets as decisions (ran, or deferred
+/// by the floor for ids starting with `deferred-`), `Remove` refuses, `Options` keeps the call to answer later,
+/// `Watch` keeps the call to stream.
 final class ControlTestHandler: ControlHandler {
     var calls: [(method: ControlMethod, peer: PeerCredentials)] = []
     var pendingOptions: [VarlinkCall] = []
     var watchers: [VarlinkCall] = []
     var closedWatchers = 0
+    /// When a reload of a widget whose id starts with `deferred-` is deferred to (the floor).
+    var deferredUntil = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 300).rounded(.down))
 
     func handle(_ call: VarlinkCall, peer: PeerCredentials) -> VarlinkResponse {
         calls.append((call.method, peer))
@@ -20,7 +23,11 @@ final class ControlTestHandler: ControlHandler {
                 let parameters = try call.parameters(ReloadMethod.self)
                 guard case .widgets(let ids) = try parameters.target() else { return .error(.unknownKind("any")) }
                 let at = Date(timeIntervalSince1970: 1_795_000_000)
-                let decisions = ids.map { ReloadDecision(widget: $0, decision: .ran, at: at) }
+                let decisions = ids.map { id in
+                    id.hasPrefix("deferred-")
+                        ? ReloadDecision(widget: id, decision: .deferred, at: deferredUntil, because: .floor)
+                        : ReloadDecision(widget: id, decision: .ran, at: at)
+                }
                 return .reply(ReloadMethod.Reply(decisions: decisions))
             } catch {
                 return .error(error)
