@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import WidgetProtocol
+
+/// SO_PEERCRED at work: `widgetctl` run as `nobody` may read everything but change nothing, and `--foreground` is for
+/// root, the daemon's user and the kind's owners only.
+@Suite("Authorization of unprivileged peers")
+struct AuthorizationTests {
+    @Test("nobody is refused reload, add, remove, configure and data writes, and may still read")
+    func unprivilegedPeerIsRefusedChanges() throws {
+        let fixture = try DaemonFixture()
+        try fixture.addScriptedKind("plain", manifest: #"group = "shared""#, widget: """
+            [widget.parameters.location]
+            type = "string"
+            default = "Paris"
+            """)
+        try fixture.start()
+        let id = try fixture.add("plain")
+        try fixture.waitUntilIdle(id)
+
+        let refused = try fixture.widgetctl("reload", "--kind", "plain", as: .nobody)
+        #expect(refused.status == 4, "\(refused)")
+        #expect(refused.standardOutput.isEmpty)
+        let message = refused.standardError.trimmingCharacters(in: .newlines)
+        #expect(!message.contains("\n"), "one line: \(refused)")
+        #expect(message.hasPrefix("widgetctl: permission denied: "), "\(refused)")
+        #expect(message.contains("uid 65534"), "\(refused)")
+        #expect(message.contains("kind plain"), "\(refused)")
+
+        for arguments in [["add", "--kind", "plain"], ["remove", id], ["configure", id, "--param", "location=Rome"],
+                          ["reload", id], ["reload", "--all"], ["data", "set", "shared", "city", "Rome"]] {
+            let result = try fixture.startWidgetctl(arguments, as: .nobody).wait()
+            #expect(result.status == 4, "\(result)")
+            #expect(result.standardError.contains("permission denied"), "\(result)")
+        }
+
+        for arguments in [["list", "--json"], ["kinds", "--json"], ["status", "--json"], ["budget", id, "--json"],
+                          ["timeline", id, "--json"], ["stack", "--json"], ["data", "list", "shared", "--json"]] {
+            let result = try fixture.startWidgetctl(arguments, as: .nobody).wait()
+            #expect(result.status == 0, "\(result)")
+        }
+        let listed = try fixture.startWidgetctl(["list", "--json"], as: .nobody).wait()
+        #expect(try listed.decoded([WidgetSummary].self).map(\.id) == [id])
+        #expect(try fixture.summary(id).configuration == ["location": .string("Paris")], "nothing changed")
+        #expect(fixture.runs.filter { $0.request == "timeline" }.map(\.reason) == ["initial"], "nothing ran")
+        #expect(fixture.daemonLog.contains("refused"), "refusals are logged")
+    }
+
+    @Test("--foreground is refused to a non-owner and granted to the kind's owner without spending budget")
+    func foregroundIsForOwnersOnly() throws {
+        let fixture = try DaemonFixture()
+        try fixture.addScriptedKind("open")
+        try fixture.addScriptedKind("owned", manifest: #"owner-users = ["nobody"]"#)
+        try fixture.start()
+        let open = try fixture.add("open")
+        let owned = try fixture.add("owned")
+        try fixture.waitUntilIdle(open)
+        try fixture.waitUntilIdle(owned)
+
+        let refused = try fixture.widgetctl("reload", "--kind", "open", "--foreground", as: .nobody)
+        #expect(refused.status == 4, "\(refused)")
+        #expect(refused.standardError.hasPrefix("widgetctl: permission denied: foreground reloads need"),
+                "\(refused)")
+        #expect(refused.standardError.contains("ownership of kind open"), "\(refused)")
+
+        let granted = try fixture.widgetctl("reload", "--kind", "owned", "--foreground", "--json", as: .nobody)
+        #expect(granted.status == 0, "\(granted)")
+        #expect(try granted.decoded(ReloadMethod.Reply.self).decisions.map(\.decision) == [.ran])
+        let ran = try eventually("the foreground run") { () -> WidgetSummary? in
+            let widget = try fixture.summary(owned)
+            return widget.lastReason == "foreground" && widget.lastOutcome == "success" ? widget : nil
+        }
+        #expect(ran.tokens == 12, "foreground runs are budget-exempt")
+
+        let ownerBackground = try fixture.widgetctl("reload", "--kind", "owned", "--json", as: .nobody)
+        #expect(ownerBackground.status == 0, "an owner may ask for budgeted reloads too: \(ownerBackground)")
+
+        let root = try fixture.widgetctl("reload", "--kind", "open", "--foreground", "--json")
+        #expect(root.status == 0, "\(root)")
+        #expect(try root.decoded(ReloadMethod.Reply.self).decisions.map(\.decision) == [.ran])
+    }
+}

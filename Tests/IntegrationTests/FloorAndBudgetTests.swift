@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import WidgetProtocol
+
+/// The minimum interval and the daily budget, as `widgetctl reload --json`, `list --json` and `budget --json` show
+/// them on the real daemon.
+@Suite("Floor and budget through widgetctl")
+struct FloorAndBudgetTests {
+    @Test("a second reload inside the minimum interval is deferred because of the floor, and runs when it lifts")
+    func secondReloadInsideTheFloorIsDeferred() throws {
+        let fixture = try DaemonFixture(config: "minimum-interval = 2\n")
+        try fixture.addScriptedKind("plain")
+        try fixture.start()
+        let id = try fixture.add("plain")
+        let initial = try fixture.waitUntilIdle(id)
+        #expect(initial.lastReason == "initial")
+        #expect(initial.lastOutcome == "success")
+
+        // The initial run started the floor too: wait for it to lift, then spend one explicit run.
+        let lifts = try #require(try fixture.ledger(id).floorLiftsAt, "the initial run starts the floor")
+        Thread.sleep(until: lifts.addingTimeInterval(0.01))
+        let first = try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+        let ran = try #require(first.decisions.first)
+        #expect(first.decisions.count == 1)
+        #expect(ran.decision == .ran)
+        #expect(ran.because == nil)
+        try fixture.waitUntilIdle(id)
+
+        let second = try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+        let deferred = try #require(second.decisions.first)
+        #expect(deferred.widget == id)
+        #expect(deferred.decision == .deferred)
+        #expect(deferred.because == .floor)
+        #expect(abs(deferred.at.timeIntervalSince(ran.at) - 2) < 0.05, "deferred until the floor lifts")
+
+        let pending = try fixture.summary(id)
+        #expect(pending.state == "pending")
+        #expect(pending.nextReason == "explicit")
+        #expect(pending.nextReload.map { abs($0.timeIntervalSince(deferred.at)) < 0.002 } == true)
+        #expect(pending.lastReason == "explicit")
+
+        let human = try fixture.widgetctlSucceeding("reload", id)
+        #expect(human.standardOutput.hasPrefix("\(id): "), "\(human)")
+        #expect(!human.standardOutput.contains("ran"), "\(human)")
+
+        let later = try eventually("the deferred run", timeout: 5) { () -> WidgetSummary? in
+            let widget = try fixture.summary(id)
+            return widget.lastReload.map { $0 > ran.at.addingTimeInterval(1) } == true
+                && widget.lastOutcome == "success" && widget.state != "running" ? widget : nil
+        }
+        let start = try #require(later.lastReload)
+        #expect(start >= deferred.at.addingTimeInterval(-0.005), "the run waited for the floor")
+        #expect(start < deferred.at.addingTimeInterval(0.5))
+        #expect(later.nextReload == nil, "policy never: nothing more is planned")
+    }
+
+    @Test("with a burst of one token, the reload after an explicit run is deferred because of the budget")
+    func exhaustedBudgetDefersTheReload() throws {
+        let fixture = try DaemonFixture(config: """
+            minimum-interval = 0
+            burst-budget = 1
+            daily-budget = 1
+            """)
+        try fixture.addScriptedKind("plain")
+        try fixture.start()
+        let id = try fixture.add("plain")
+        let added = try fixture.waitUntilIdle(id)
+        #expect(added.tokens == 1, "the initial run is exempt")
+
+        let first = try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+        #expect(first.decisions.map(\.decision) == [.ran])
+        let spent = try fixture.waitUntilIdle(id)
+        #expect(spent.tokens < 0.01)
+        #expect(spent.lastReason == "explicit")
+
+        let asked = Date()
+        let second = try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+        let deferred = try #require(second.decisions.first)
+        #expect(deferred.decision == .deferred)
+        #expect(deferred.because == .budget)
+        #expect(deferred.at > asked.addingTimeInterval(86_400 - 60), "one token a day: the next one is a day away")
+
+        let pending = try fixture.summary(id)
+        #expect(pending.nextReason == "explicit")
+        #expect(pending.nextReload.map { abs($0.timeIntervalSince(deferred.at)) < 0.002 } == true)
+        #expect(pending.tokens < 0.01)
+
+        let ledger = try fixture.ledger(id)
+        #expect(ledger.capacity == 1)
+        #expect(ledger.budgetedRuns24h == 1)
+        #expect(ledger.exemptRuns24h == 1)
+        #expect(ledger.nextTokenAt.map { abs($0.timeIntervalSince(deferred.at)) < 1 } == true)
+
+        let human = try fixture.widgetctlSucceeding("reload", id)
+        #expect(human.standardOutput.contains("budget"), "\(human)")
+    }
+}

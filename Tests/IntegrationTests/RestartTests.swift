@@ -1,0 +1,128 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetProtocol
+
+/// The daemon killed with SIGKILL and started again on the same state, and SIGHUP re-reading manifests and the
+/// configuration: nothing the user set up is lost, and no spent token comes back.
+@Suite("Restart and reload of the daemon")
+struct RestartTests {
+    @Test("kill -9 with a run in flight, then a restart: widgets and configurations intact, no token refunded")
+    func killNineThenRestartKeepsStateAndSpending() throws {
+        // No refill (daily-budget 0), so any token that came back would show.
+        let fixture = try DaemonFixture(config: """
+            minimum-interval = 0
+            daily-budget = 0
+            """)
+        try fixture.addScriptedKind("plain", widget: """
+            [widget.parameters.location]
+            type = "string"
+            default = "Paris"
+            """)
+        try fixture.addScriptedKind("slow")
+        try fixture.start()
+        let plain = try fixture.add("plain", "location=Lyon")
+        let slow = try fixture.add("slow")
+        try fixture.waitUntilIdle(plain)
+        try fixture.waitUntilIdle(slow)
+        let configured = try fixture.widgetctlSucceeding("configure", plain, "--param", "location=Oslo", "--json")
+        #expect(configured.standardOutput.contains("\"decision\""), "\(configured)")
+        try fixture.waitUntilIdle(plain)
+        #expect(try fixture.widgetctlSucceeding("reload", plain, "--json").decoded(ReloadMethod.Reply.self)
+            .decisions.map(\.decision) == [.ran])
+        try fixture.waitUntilIdle(plain)
+
+        // A run of `slow` is in flight when the daemon dies: its token is spent and must stay spent.
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(sleep: 2), for: "slow")
+        #expect(try fixture.widgetctlSucceeding("reload", slow, "--json").decoded(ReloadMethod.Reply.self)
+            .decisions.map(\.decision) == [.ran])
+        _ = try eventually("the slow run to start") {
+            fixture.runs.contains { $0.widget == slow && $0.reason == "explicit" && $0.event == "start" } ? true : nil
+        }
+        let widgetsBefore = try fixture.list()
+        let tokensBefore = Dictionary(uniqueKeysWithValues: try fixture.widgetctlSucceeding("budget", "--json")
+            .decoded([BudgetMethod.Ledger].self).map { ($0.widget, $0.tokens) })
+        #expect(tokensBefore[plain] == 11)
+        #expect(tokensBefore[slow] == 11)
+
+        fixture.stopDaemon()
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(), for: "slow")
+        try fixture.start()
+
+        let widgetsAfter = try fixture.list()
+        #expect(widgetsAfter.map(\.id) == widgetsBefore.map(\.id))
+        for (before, after) in zip(widgetsBefore, widgetsAfter) {
+            #expect(after.kind == before.kind)
+            #expect(after.family == before.family)
+            #expect(after.configuration == before.configuration)
+        }
+        let plainAfter = try #require(widgetsAfter.first { $0.id == plain })
+        #expect(plainAfter.configuration == ["location": .string("Oslo")])
+        #expect(plainAfter.currentEntry == widgetsBefore.first { $0.id == plain }?.currentEntry,
+                "the last good timeline survives")
+        let ledgersAfter = try fixture.widgetctlSucceeding("budget", "--json").decoded([BudgetMethod.Ledger].self)
+        for ledger in ledgersAfter {
+            let before = try #require(tokensBefore[ledger.widget])
+            #expect(ledger.tokens <= before,
+                    "\(ledger.widget): \(before) tokens before the kill, \(ledger.tokens) after")
+        }
+        #expect(ledgersAfter.first { $0.widget == plain }?.tokens == tokensBefore[plain])
+
+        // The interrupted run is pending again with its reason and runs after the start (catch-up).
+        let caughtUp = try eventually("the interrupted run to run again") { () -> WidgetSummary? in
+            let widget = try fixture.summary(slow)
+            let starts = fixture.runs.filter { $0.widget == slow && $0.reason == "explicit" && $0.event == "start" }
+            return starts.count >= 2 && widget.lastOutcome == "success" && widget.state != "running" ? widget : nil
+        }
+        #expect(caughtUp.lastReason == "explicit")
+    }
+
+    @Test("SIGHUP re-reads the manifests and the configuration, and keeps the widgets")
+    func hangupReReadsManifests() throws {
+        let fixture = try DaemonFixture(config: "minimum-interval = 300\n")
+        try fixture.addScriptedKind("plain")
+        try fixture.start()
+        let id = try fixture.add("plain")
+        let before = try fixture.waitUntilIdle(id)
+        #expect(try !fixture.widgetctlSucceeding("kinds", "--json").decoded([KindsMethod.Kind].self)
+            .contains { $0.kind == "hello" })
+
+        try fixture.write("""
+            #!/bin/sh
+            cat > /dev/null
+            printf '{"entries":[{"date":"%s","content":{"text":"hello from sh"}}],"policy":"never"}\\n' \\
+                "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+            """, to: "hello.sh", executable: true)
+        try fixture.write("""
+            exec = "./hello.sh"
+            [[widget]]
+            kind = "hello"
+            display-name = "Hello"
+            """, to: "hello.toml")
+        try "minimum-interval = 42\n".write(to: fixture.configURL, atomically: true, encoding: .utf8)
+        fixture.signal(SIGHUP)
+
+        let kinds = try eventually("the new kind after SIGHUP", timeout: 5) { () -> [KindsMethod.Kind]? in
+            let kinds = try fixture.widgetctlSucceeding("kinds", "--json").decoded([KindsMethod.Kind].self)
+            return kinds.contains { $0.kind == "hello" } ? kinds : nil
+        }
+        #expect(kinds.first { $0.kind == "hello" }?.displayName == "Hello")
+        #expect(kinds.contains { $0.kind == "plain" })
+        let human = try fixture.widgetctlSucceeding("kinds")
+        #expect(human.standardOutput.contains("hello"), "\(human)")
+
+        let status = try fixture.widgetctlSucceeding("status", "--json").decoded(StatusMethod.Reply.self)
+        #expect(status.settings.minimumInterval == 42)
+        #expect(status.pid == Int(fixture.daemonPID ?? 0), "the same process: reloaded, not restarted")
+
+        let after = try fixture.summary(id)
+        #expect(after.configuration == before.configuration)
+        #expect(after.lastReload == before.lastReload)
+        #expect(after.currentEntry == before.currentEntry)
+
+        let hello = try fixture.add("hello")
+        let added = try fixture.waitUntilIdle(hello)
+        #expect(added.lastOutcome == "success")
+        #expect(added.currentEntry?.content == .object(["text": .string("hello from sh")]))
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import Glibc
+import WidgetProtocol
+
+/// One test's world: a private temporary directory (world-traversable, so `nobody` can reach the socket), a
+/// configuration file, a providers directory with the scripted provider, and the real `widget-scheduler` running on
+/// them. The daemon, and every command still running, is killed when the fixture goes away, whatever the outcome.
+final class DaemonFixture {
+    /// Who runs a `widgetctl` command.
+    enum User {
+        case root
+        /// uid nobody, gid nogroup, no supplementary groups (`setpriv`).
+        case nobody
+    }
+
+    let root: URL
+    let stateDirectory: URL
+    let runtimeDirectory: URL
+    let providersDirectory: URL
+    let configURL: URL
+    let socketPath: String
+    private let daemonLogURL: URL
+    private var daemon: Process?
+    private var streams: [StreamingCommand] = []
+
+    /// Creates the directories, writes `config` as the configuration file and installs the scripted provider.
+    /// Nothing runs until `start()`.
+    init(config: String = "") throws {
+        var template = Array("/tmp/widget-integration-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw IntegrationFailure("mkdtemp: errno \(errno)") }
+        root = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        chmod(root.path, 0o755)
+        stateDirectory = root.appendingPathComponent("state")
+        runtimeDirectory = root.appendingPathComponent("run")
+        providersDirectory = root.appendingPathComponent("providers")
+        configURL = root.appendingPathComponent("widget-scheduler.toml")
+        socketPath = runtimeDirectory.appendingPathComponent("control.socket").path
+        daemonLogURL = root.appendingPathComponent("daemon.log")
+        try FileManager.default.createDirectory(at: providersDirectory, withIntermediateDirectories: true)
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+        try write(ScriptedProvider.source, to: ScriptedProvider.fileName, executable: true)
+    }
+
+    deinit {
+        for stream in streams { stream.stop() }
+        stopDaemon()
+        if ProcessInfo.processInfo.environment["WIDGET_INTEGRATION_KEEP"] == nil {
+            try? FileManager.default.removeItem(at: root)
+        }
+    }
+
+    // MARK: - Files
+
+    /// Writes a file into the providers directory.
+    func write(_ text: String, to name: String, executable: Bool = false) throws {
+        let url = providersDirectory.appendingPathComponent(name)
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        chmod(url.path, executable ? 0o755 : 0o644)
+    }
+
+    /// Writes a manifest `<kind>.toml` serving `kind` with the scripted provider; `extra` goes before the
+    /// `[[widget]]` table, `widget` inside it.
+    func addScriptedKind(_ kind: String, manifest extra: String = "", widget: String = "",
+                         behaviour: ScriptedProvider.Behaviour = .init()) throws {
+        try setBehaviour(behaviour, for: kind)
+        try write("""
+            exec = "./\(ScriptedProvider.fileName)"
+            timeout = 10
+            \(extra)
+
+            [[widget]]
+            kind = "\(kind)"
+            \(widget)
+            """, to: "\(kind).toml")
+    }
+
+    /// Changes what the scripted provider does for `kind` from its next run on.
+    func setBehaviour(_ behaviour: ScriptedProvider.Behaviour, for kind: String) throws {
+        let data = try JSONEncoder().encode(behaviour)
+        try data.write(to: providersDirectory.appendingPathComponent("behaviour-\(kind).json"), options: .atomic)
+    }
+
+    /// Every run the scripted provider logged so far.
+    var runs: [ScriptedProvider.Run] {
+        ScriptedProvider.runs(in: providersDirectory)
+    }
+
+    /// What the daemon wrote on stdout and stderr.
+    var daemonLog: String {
+        (try? String(contentsOf: daemonLogURL, encoding: .utf8)) ?? ""
+    }
+
+    // MARK: - The daemon
+
+    /// The daemon's process id while it runs.
+    var daemonPID: Int32? {
+        daemon?.processIdentifier
+    }
+
+    /// Starts `widget-scheduler` and waits until its socket accepts connections.
+    func start() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try BuiltProducts.executable("widget-scheduler"))
+        process.arguments = [
+            "--config", configURL.path, "--state-dir", stateDirectory.path, "--runtime-dir", runtimeDirectory.path,
+            "--providers-dir", providersDirectory.path, "--log-level", "debug",
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID",
+                     "JOURNAL_STREAM", "STATE_DIRECTORY", "RUNTIME_DIRECTORY"] {
+            environment[name] = nil
+        }
+        process.environment = environment
+        if !FileManager.default.fileExists(atPath: daemonLogURL.path) {
+            _ = FileManager.default.createFile(atPath: daemonLogURL.path, contents: nil)
+        }
+        let log = try FileHandle(forWritingTo: daemonLogURL)
+        log.seekToEndOfFile()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        daemon = process
+        _ = try eventually("the daemon's socket \(socketPath); log:\n\(daemonLog)") { () -> Bool? in
+            guard process.isRunning else {
+                throw IntegrationFailure("the daemon exited with status \(process.terminationStatus):\n\(daemonLog)")
+            }
+            return (try? RawControlSocket(path: socketPath)) != nil ? true : nil
+        }
+    }
+
+    /// Sends `signal` to the daemon.
+    func signal(_ signal: Int32) {
+        if let pid = daemonPID { kill(pid, signal) }
+    }
+
+    /// Kills the daemon with SIGKILL (a crash, as far as its state can tell) and waits for it to be gone.
+    func stopDaemon() {
+        guard let process = daemon else { return }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        daemon = nil
+    }
+
+    // MARK: - widgetctl
+
+    private func widgetctlCommand(_ arguments: [String], as user: User) throws -> [String] {
+        let widgetctl = try BuiltProducts.executable("widgetctl")
+        switch user {
+        case .root: return [widgetctl] + arguments
+        case .nobody:
+            return ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", widgetctl] + arguments
+        }
+    }
+
+    private var clientEnvironment: [String: String] {
+        ["WIDGET_SCHEDULER_SOCKET": socketPath, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC",
+         "NO_COLOR": "1"]
+    }
+
+    /// Starts `widgetctl ARGUMENTS` without waiting for it.
+    func startWidgetctl(_ arguments: [String], as user: User = .root) throws -> RunningCommand {
+        try RunningCommand(widgetctlCommand(arguments, as: user), environment: clientEnvironment, scratch: root)
+    }
+
+    /// Runs `widgetctl ARGUMENTS` to its end.
+    func widgetctl(_ arguments: String..., as user: User = .root) throws -> CommandResult {
+        try startWidgetctl(arguments, as: user).wait()
+    }
+
+    /// Runs `widgetctl ARGUMENTS`, requiring exit status 0, and returns its result.
+    func widgetctlSucceeding(_ arguments: String..., as user: User = .root) throws -> CommandResult {
+        let result = try startWidgetctl(arguments, as: user).wait()
+        guard result.status == 0 else { throw IntegrationFailure("expected success: \(result)") }
+        return result
+    }
+
+    /// Starts a long-running `widgetctl ARGUMENTS` (`watch`) whose lines are read as they come; it is killed with
+    /// the fixture.
+    func streamWidgetctl(_ arguments: [String]) throws -> StreamingCommand {
+        let stream = try StreamingCommand(widgetctlCommand(arguments, as: .root), environment: clientEnvironment)
+        streams.append(stream)
+        return stream
+    }
+
+    // MARK: - Common reads
+
+    /// `widgetctl list --json`.
+    func list() throws -> [WidgetSummary] {
+        try widgetctlSucceeding("list", "--json").decoded([WidgetSummary].self)
+    }
+
+    /// One widget of `widgetctl list --json`.
+    func summary(_ id: String) throws -> WidgetSummary {
+        guard let widget = try list().first(where: { $0.id == id }) else {
+            throw IntegrationFailure("widget \(id) is not listed")
+        }
+        return widget
+    }
+
+    /// `widgetctl budget ID --json`.
+    func ledger(_ id: String) throws -> BudgetMethod.Ledger {
+        guard let ledger = try widgetctlSucceeding("budget", id, "--json")
+            .decoded([BudgetMethod.Ledger].self).first
+        else { throw IntegrationFailure("no ledger for \(id)") }
+        return ledger
+    }
+
+    /// `widgetctl add --kind KIND [--param …]`, returning the new id.
+    func add(_ kind: String, _ parameters: String...) throws -> String {
+        let result = try startWidgetctl(["add", "--kind", kind, "--json"] + parameters.flatMap { ["--param", $0] })
+            .wait()
+        guard result.status == 0, let id = try result.json().objectValue?["id"]?.stringValue else {
+            throw IntegrationFailure("add failed: \(result)")
+        }
+        return id
+    }
+
+    /// Waits until widget `id` has no run in flight and its last run ended with an outcome.
+    @discardableResult
+    func waitUntilIdle(_ id: String, timeout: Double = 10) throws -> WidgetSummary {
+        try eventually("\(id) to finish its run", timeout: timeout) {
+            let widget = try summary(id)
+            return widget.state != "running" && widget.lastOutcome != nil ? widget : nil
+        }
+    }
+}

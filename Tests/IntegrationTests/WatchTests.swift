@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import WidgetProtocol
+
+/// `widgetctl watch --json` on a timeline with entries one second apart: each entry change arrives at its date.
+@Suite("Watch delivers entry changes on time")
+struct WatchTests {
+    static let entryCount = 4
+
+    @Test("entry changes reach `widgetctl watch --json` within 50 ms of their dates")
+    func entryChangesArriveWithinFiftyMilliseconds() throws {
+        // A developer kind: explicit reloads run at once, so probing the stream costs no waiting.
+        let fixture = try DaemonFixture(config: #"developer-kinds = ["ticker"]"# + "\n")
+        try fixture.addScriptedKind("ticker")
+        try fixture.start()
+        let id = try fixture.add("ticker")
+        try fixture.waitUntilIdle(id)
+
+        let watch = try fixture.streamWidgetctl(["watch", id, "--json"])
+        // The stream only carries what happens after it is open: reload until the first event shows it is.
+        _ = try eventually("the watch stream to carry events", timeout: 10, interval: 0.2) { () -> Bool? in
+            if !watch.lines.isEmpty { return true }
+            _ = try fixture.widgetctlSucceeding("reload", id)
+            return nil
+        }
+        try fixture.waitUntilIdle(id)
+
+        let offsets = (1...Self.entryCount).map(Double.init)
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: offsets), for: "ticker")
+        let asked = Date()
+        let reply = try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+        #expect(reply.decisions.map(\.decision) == [.ran])
+
+        let decoder = VarlinkCoding.makeDecoder()
+        let changes = try eventually("\(Self.entryCount) entry changes", timeout: Double(Self.entryCount) + 5) {
+            () -> [(event: WatchEvent, readAt: Date)]? in
+            let events = try watch.lines.map { line in
+                (event: try decoder.decode(WatchEvent.self, from: Data(line.text.utf8)), readAt: line.readAt)
+            }
+            let changes = events.filter { $0.event.event == .entryChanged && $0.event.date > asked }
+            return changes.count >= Self.entryCount ? changes : nil
+        }
+        #expect(changes.count == Self.entryCount, "one change per entry")
+        #expect(changes.map { $0.event.content?.objectValue?["n"] } == offsets.indices.map { .integer(Int64($0)) })
+        let gaps = zip(changes.dropFirst(), changes).map { $0.event.date.timeIntervalSince($1.event.date) }
+        #expect(gaps.allSatisfy { abs($0 - 1) < 0.001 }, "entries one second apart: \(gaps)")
+
+        let lateness = changes.map { $0.readAt.timeIntervalSince($0.event.date) }
+        let sorted = lateness.sorted()
+        print("watch lateness (ms): " + lateness.map { String(format: "%.1f", $0 * 1_000) }.joined(separator: " ")
+            + String(format: "; p50 %.1f, max %.1f", sorted[sorted.count / 2] * 1_000, (sorted.last ?? 0) * 1_000))
+        for value in lateness {
+            #expect(value >= -0.001, "an entry change is never announced before its date: \(value) s")
+            #expect(value <= 0.050, "an entry change arrives within 50 ms of its date: \(value) s late")
+        }
+        let finished = watch.lines.compactMap { try? decoder.decode(WatchEvent.self, from: Data($0.text.utf8)) }
+            .filter { $0.event == .runFinished && $0.date > asked }
+        #expect(finished.first?.outcome == "success")
+        #expect(finished.first?.reason == "explicit")
+    }
+}
