@@ -122,7 +122,12 @@ struct StateStoreTests {
 
         let history = try store.history(widgetID: "weather/w1")
         #expect(history.map { $0.id == nil } == [false, false])
-        #expect(history.map { record in var record = record; record.id = nil; return record } == [runLine, decisionLine])
+        let withoutIDs = history.map { record in
+            var record = record
+            record.id = nil
+            return record
+        }
+        #expect(withoutIDs == [runLine, decisionLine])
         #expect(try store.history(widgetID: "weather/w1", since: decisionLine.at).map(\.outcome) == ["deferred"])
         #expect(try store.groupValue(group: "weather", key: "unit") == value)
         #expect(try store.groupData(group: "weather") == [value])

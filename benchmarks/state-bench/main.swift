@@ -4,7 +4,8 @@
 //       populate N widgets with ~10-entry timelines, then in fresh child processes: cold load (time, RSS),
 //       batch write throughput, and N kill -9 rounds of a writing child.
 //   state-bench load --dir PATH [--timelines yes|no|stream]   one cold load, prints time and memory
-//   state-bench write --dir PATH --commits N [--durability normal|full] [--checkpoint auto|idle|background] [--per-commit N]
+//   state-bench write --dir PATH --commits N [--durability normal|full] [--checkpoint auto|idle|background]
+//                     [--per-commit N]
 //       each commit upserts a timeline and a schedule and appends a history line for --per-commit widgets;
 //       --checkpoint idle turns automatic checkpoints off and checkpoints every 1000 commits, timed apart;
 //       --checkpoint background checkpoints on the store's checkpoint thread every 100 commits
@@ -47,7 +48,9 @@ struct BenchArguments {
     }
 
     private static func count(_ text: String, _ flag: String) throws -> Int {
-        guard let value = Int(text), value > 0 else { throw BenchError("\(flag) needs a positive integer, got \(text)") }
+        guard let value = Int(text), value > 0 else {
+            throw BenchError("\(flag) needs a positive integer, got \(text)")
+        }
         return value
     }
 }
@@ -193,7 +196,8 @@ func write(directory: URL, arguments: BenchArguments) throws {
         "write (synchronous=\(arguments.durability == "full" ? "FULL" : "NORMAL"), "
         + "checkpoint \(arguments.checkpoint), \(arguments.perCommit) widget(s) per commit): "
         + "\(arguments.commits) commits in \(String(format: "%.2f", elapsed)) s = "
-        + "\(Int(Double(arguments.commits) / elapsed)) commits/s, CPU \(Int(cpuPerCommit * 1e6)) us/commit; apply p50 \(percentile(latencies, 0.5)) us, "
+        + "\(Int(Double(arguments.commits) / elapsed)) commits/s, CPU \(Int(cpuPerCommit * 1e6)) us/commit; "
+        + "apply p50 \(percentile(latencies, 0.5)) us, "
         + "p99 \(percentile(latencies, 0.99)) us, p99.9 \(percentile(latencies, 0.999)) us, "
         + "max \(percentile(latencies, 1)) us"
     if !checkpoints.isEmpty {

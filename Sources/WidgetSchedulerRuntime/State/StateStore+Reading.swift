@@ -106,7 +106,8 @@ extension StateStore {
                 }
                 records.append(
                     HistoryRecord(
-                        id: row[0], widgetID: row[1], at: Date(timeIntervalSinceReferenceDate: row[2]), monotonic: row[3],
+                        id: row[0], widgetID: row[1], at: Date(timeIntervalSinceReferenceDate: row[2]),
+                        monotonic: row[3],
                         event: event, reason: row[5], outcome: row[6], because: row[7], detail: row[8]))
             }
             return records
@@ -157,7 +158,8 @@ extension StateStore {
         var schedule: WidgetScheduleRecord?
         if let state = row[5] as Data? {
             schedule = WidgetScheduleRecord(
-                widgetID: id, state: state, nextDue: (row[6] as Double?).map(Date.init(timeIntervalSinceReferenceDate:)),
+                widgetID: id, state: state,
+                nextDue: (row[6] as Double?).map(Date.init(timeIntervalSinceReferenceDate:)),
                 quarantined: row[7])
         }
         var timeline: TimelineRecord?
@@ -170,6 +172,7 @@ extension StateStore {
     }
 
     private static func groupDataRecord(_ row: Row) -> GroupDataRecord {
-        GroupDataRecord(group: row[0], key: row[1], value: row[2], updatedAt: Date(timeIntervalSinceReferenceDate: row[3]))
+        GroupDataRecord(
+            group: row[0], key: row[1], value: row[2], updatedAt: Date(timeIntervalSinceReferenceDate: row[3]))
     }
 }

@@ -59,7 +59,8 @@ extension StateStore {
                 """)
         for widget in widgets {
             try statement.execute(arguments: [
-                widget.id, widget.kind, widget.family, widget.configuration, widget.addedAt.timeIntervalSinceReferenceDate,
+                widget.id, widget.kind, widget.family, widget.configuration,
+                widget.addedAt.timeIntervalSinceReferenceDate,
             ])
         }
     }
@@ -74,7 +75,8 @@ extension StateStore {
                 """)
         for schedule in schedules {
             try statement.execute(arguments: [
-                schedule.widgetID, schedule.state, schedule.nextDue?.timeIntervalSinceReferenceDate, schedule.quarantined,
+                schedule.widgetID, schedule.state, schedule.nextDue?.timeIntervalSinceReferenceDate,
+                schedule.quarantined,
             ])
         }
     }
