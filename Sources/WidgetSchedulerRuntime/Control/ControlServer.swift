@@ -59,6 +59,8 @@ public final class ControlServer: ControlConnectionDelegate {
     private var clients: [Int: Client] = [:]
     private var nextID = 0
     private let logger: Logger
+    /// One receive buffer for all connections: reads happen one at a time on the loop's thread.
+    private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// A server that answers calls through `handler` (held weakly, so the daemon may own the server and be the
     /// handler). Nothing listens until `listen(path:)` or `adopt(listeningSocket:)`. Refused connections and running
@@ -296,14 +298,14 @@ public final class ControlServer: ControlConnectionDelegate {
     }
 
     private func read(_ client: Client) {
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         // A bounded number of reads per wake-up keeps one busy client from starving the others.
         for _ in 0..<16 {
             guard client.connection.interest.read else { return }
-            let count = buffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+            let count = readBuffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
-                buffer.withUnsafeBytes { client.connection.receive(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
-                if count < buffer.count { return }
+                let bytes = Array(readBuffer[0..<count])
+                bytes.withUnsafeBytes { client.connection.receive($0) }
+                if count < readBuffer.count { return }
             } else if count == 0 {
                 client.connection.receiveEnd()
                 return
