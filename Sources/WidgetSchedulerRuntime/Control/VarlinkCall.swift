@@ -16,7 +16,8 @@ public final class VarlinkCall {
     /// False once the call ended (final reply or error) or its connection closed.
     public private(set) var isOpen = true
     /// Runs once if the call ends without a final reply from the handler: the peer went away, the connection was
-    /// dropped for not reading its stream, or the server stopped.
+    /// dropped for not reading its stream, or the server stopped. It may run from inside `stream` (the stream that
+    /// overflowed), so a handler iterating its watchers should iterate a copy.
     public var onClose: (() -> Void)?
 
     weak var connection: ControlConnection?
