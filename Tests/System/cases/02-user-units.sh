@@ -6,6 +6,10 @@ systemctl start user@0.service
 export XDG_RUNTIME_DIR=/run/user/0
 systemctl --user daemon-reload
 expect_eq "$(systemctl --user show -P LoadState widget-scheduler.service)" loaded "LoadState of the user service"
+exposure=$(systemd-analyze security --user --no-pager widget-scheduler.service |
+    sed -nE 's/.*Overall exposure level for [^:]*: ([0-9.]+).*/\1/p')
+[ -n "$exposure" ] || fail "no exposure level for the user service"
+report "systemd-analyze security --user widget-scheduler.service: exposure $exposure (no mount namespacing)"
 
 step "the user socket is private to the user"
 systemctl --user start widget-scheduler.socket
