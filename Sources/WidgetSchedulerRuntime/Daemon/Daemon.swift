@@ -112,7 +112,7 @@ public final class Daemon {
         }
         service.flush()
 
-        ControlServer.raiseDescriptorLimit()
+        _ = ControlServer.raiseDescriptorLimit()
         handler = DaemonControlHandler(service: service, authorization: .forCurrentProcess(),
                                        version: options.version, logger: logger)
         server = ControlServer(loop: loop, handler: handler,
