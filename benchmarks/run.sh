@@ -3,20 +3,20 @@
 # bare C posix_spawn + read + waitpid loop (spawn-loop.c), in the same run, at 1 and 2 workers; ROUNDS alternating
 # rounds each, best rate kept. Prints the ratio runner rate / C rate (goal >= 0.95). Results go in docs/benchmarks.md.
 #
-# usage: benchmarks/run.sh [PROVIDER]    (env: RUNS=2000 ROUNDS=3 WORKERS="1 2" SCRATCH=.build)
+# usage: benchmarks/run.sh [PROVIDER]    (env: RUNS=2000 ROUNDS=5 WORKERS="1 2" SCHED=fifo SCRATCH=.build)
 set -eu
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
 RUNS=${RUNS:-2000}
-ROUNDS=${ROUNDS:-3}
+ROUNDS=${ROUNDS:-5}
 WORKERS=${WORKERS:-"1 2"}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 provider=${1:-}
 if [ -z "$provider" ]; then
-    if [ -x examples/trivial/provider ]; then
-        provider=$(pwd)/examples/trivial/provider
+    if [ -x examples/trivial/trivial.sh ]; then
+        provider=$(pwd)/examples/trivial/trivial.sh
     else
         provider=$work/trivial
         cat > "$provider" <<'PROVIDER'
@@ -36,17 +36,28 @@ swift build -c release --scratch-path "$SCRATCH" --product runner-bench >&2
 bench=$SCRATCH/release/runner-bench
 cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
 
+# Both sides run under the same scheduling policy. SCHED=fifo (the default when chrt works, i.e. as root) runs them
+# under SCHED_FIFO priority 1, which shields the comparison from whatever else the machine is doing; SCHED=other
+# runs them as ordinary processes.
+SCHED=${SCHED:-fifo}
+if [ "$SCHED" = fifo ] && chrt -f 1 true 2>/dev/null; then
+    policy="chrt -f 1"
+else
+    SCHED=other
+    policy=""
+fi
+
 rate() { sed -n 's/.*rate=\([0-9.]*\).*/\1/p'; }
 echo "provider: $provider"
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
-echo "runs per measurement: $RUNS, rounds: $ROUNDS (best kept)"
+echo "runs per measurement: $RUNS, rounds: $ROUNDS (best kept), scheduling: $SCHED, load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for workers in $WORKERS; do
     best_c=0
     best_runner=0
     round=1
     while [ "$round" -le "$ROUNDS" ]; do
-        c=$("$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" "$workers" | rate)
-        r=$("$bench" "$provider" "$work/request.json" "$RUNS" "$workers" | rate)
+        c=$($policy "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" "$workers" | rate)
+        r=$($policy "$bench" "$provider" "$work/request.json" "$RUNS" "$workers" | rate)
         echo "  workers=$workers round=$round: C $c runs/s, runner $r runs/s"
         best_c=$(echo "$c $best_c" | awk '{print ($1 > $2) ? $1 : $2}')
         best_runner=$(echo "$r $best_runner" | awk '{print ($1 > $2) ? $1 : $2}')

@@ -52,9 +52,9 @@ int cspawn_pipe(int fds[2], int nonblocking_end) {
         close(fds[end]);
         fds[end] = moved;
     }
+    // A new pipe's ends have no status flags but their access mode, which F_SETFL leaves alone: no F_GETFL needed.
     if (nonblocking_end == 0 || nonblocking_end == 1) {
-        int flags = fcntl(fds[nonblocking_end], F_GETFL);
-        if (flags < 0 || fcntl(fds[nonblocking_end], F_SETFL, flags | O_NONBLOCK) != 0) {
+        if (fcntl(fds[nonblocking_end], F_SETFL, O_NONBLOCK) != 0) {
             int saved = errno; close(fds[0]); close(fds[1]); errno = saved; return -1;
         }
     }

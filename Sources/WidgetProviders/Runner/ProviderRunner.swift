@@ -24,7 +24,7 @@ public final class ProviderRunner {
 
     private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-    private let readBuffer = ReadBuffer()
+    private let shared = RunnerSharedState()
 
     /// Creates a runner whose runs are driven by `loop`.
     public init(loop: RunnerEventLoop) {
@@ -37,7 +37,7 @@ public final class ProviderRunner {
     /// been read (or a limit was hit, or it could not start). Never calls `completion` from within `start`.
     @discardableResult
     public func start(_ spec: ProcessSpec, completion: @escaping (ProcessResult) -> Void) -> RunningProcess {
-        let process = RunningProcess(spec: spec, loop: loop, readBuffer: readBuffer, completion: completion)
+        let process = RunningProcess(spec: spec, loop: loop, shared: shared, completion: completion)
         process.launch()
         return process
     }

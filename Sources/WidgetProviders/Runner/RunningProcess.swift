@@ -35,15 +35,15 @@ public final class RunningProcess {
     private var stdoutToken: RunnerEventToken?
     private var stderrToken: RunnerEventToken?
 
-    private let readBuffer: ReadBuffer
+    private let shared: RunnerSharedState
 
     init(
-        spec: ProcessSpec, loop: RunnerEventLoop, readBuffer: ReadBuffer,
+        spec: ProcessSpec, loop: RunnerEventLoop, shared: RunnerSharedState,
         completion: @escaping (ProcessResult) -> Void
     ) {
         self.spec = spec
         self.loop = loop
-        self.readBuffer = readBuffer
+        self.shared = shared
         self.completion = completion
     }
 
@@ -225,7 +225,7 @@ public final class RunningProcess {
     private func read(from stream: Stream, untilEmpty: Bool) {
         let fd = stream == .stdout ? stdoutFD : stderrFD
         guard fd >= 0 else { return }
-        let buffer = readBuffer.bytes
+        let buffer = shared.bytes
         while true {
             let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
             if count > 0 {
@@ -321,7 +321,7 @@ public final class RunningProcess {
         if pidfd >= 0 { close(pidfd) }
         pidfd = -1
         closeOutputs()
-        let peak = termination == nil ? nil : Self.ownPeak(status.max_rss_bytes)
+        let peak = termination == nil ? nil : ownPeak(status.max_rss_bytes)
         let tail = String(decoding: stderrTail.suffix(spec.stderrTailSize), as: UTF8.self)
         let result = ProcessResult(
             pid: pid, stdout: stdout, stderrTail: tail, termination: termination,
@@ -366,10 +366,13 @@ public final class RunningProcess {
     /// The child's own peak RSS, if the rusage figure is surely its own. Until its exec, the child shares the
     /// spawner's memory (posix_spawn uses CLONE_VM), and the kernel counts that in its peak; so a figure not above
     /// the spawner's own peak may be the spawner's, and is not reported.
-    private static func ownPeak(_ childPeak: UInt64) -> UInt64? {
+    private func ownPeak(_ childPeak: UInt64) -> UInt64? {
+        // The runner's peak only grows, so a figure at or below the last reading needs no new one.
+        if childPeak <= shared.spawnerPeakBytes { return nil }
         var usage = rusage()
         guard getrusage(Int32(RUSAGE_SELF.rawValue), &usage) == 0 else { return nil }
-        return childPeak > UInt64(max(0, usage.ru_maxrss)) * 1024 ? childPeak : nil
+        shared.spawnerPeakBytes = UInt64(max(0, usage.ru_maxrss)) * 1024
+        return childPeak > shared.spawnerPeakBytes ? childPeak : nil
     }
 
     private func signalGroup(_ signo: Int32) {
