@@ -9,17 +9,27 @@ import Foundation
 public struct StateBatch: Sendable {
     /// The identity of one group data value.
     public struct GroupDataKey: Hashable, Sendable {
+        /// The group name.
         public var group: String
+        /// The key within the group.
         public var key: String
     }
 
+    /// Widgets to delete (with their schedule, timeline and history) before any upsert.
     public private(set) var deletedWidgetIDs: Set<String> = []
+    /// Widgets to insert or replace, by id.
     public private(set) var widgets: [String: WidgetRecord] = [:]
+    /// Scheduler states to insert or replace, by widget id.
     public private(set) var schedules: [String: WidgetScheduleRecord] = [:]
+    /// Timelines to insert or replace, by widget id.
     public private(set) var timelines: [String: TimelineRecord] = [:]
+    /// New current-entry indexes of stored timelines that this batch does not replace, by widget id.
     public private(set) var currentEntryIndexes: [String: Int?] = [:]
+    /// History lines to append, in order.
     public private(set) var history: [HistoryRecord] = []
+    /// Group data to write, or to delete where the value is nil.
     public private(set) var groupData: [GroupDataKey: GroupDataRecord?] = [:]
+    /// Meta values to write, or to delete where the value is nil.
     public private(set) var meta: [String: String?] = [:]
 
     public init() {}
