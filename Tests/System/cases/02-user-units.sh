@@ -1,33 +1,46 @@
-# The user-session units: `systemctl --user` runs the same daemon for one user, socket-activated through a socket
-# only that user can reach, with its state in the user's own directories.
+# The user-session units: `systemctl --user` runs the same daemon for an ordinary user, socket-activated through a
+# socket only that user can reach, with its state in the user's own directories.
 install_build
-step "a user manager for root, with the installed user units"
-systemctl start user@0.service
-export XDG_RUNTIME_DIR=/run/user/0
-systemctl --user daemon-reload
-expect_eq "$(systemctl --user show -P LoadState widget-scheduler.service)" loaded "LoadState of the user service"
-exposure=$(systemd-analyze security --user --no-pager widget-scheduler.service |
+step "a user manager for an unprivileged user, with the installed user units"
+useradd --create-home --shell /bin/bash widgetuser
+uid=$(id -u widgetuser)
+systemctl start "user@$uid.service"
+as_user() {
+    setpriv --reuid=widgetuser --regid=widgetuser --init-groups -- env HOME=/home/widgetuser \
+        XDG_RUNTIME_DIR="/run/user/$uid" WIDGET_SCHEDULER_SOCKET="/run/user/$uid/widget-scheduler/control.socket" \
+        "$@"
+}
+user_property() {
+    as_user systemctl --user show -P "$1" widget-scheduler.service
+}
+user_property_is() {
+    [ "$(user_property "$1")" = "$2" ]
+}
+expect_eq "$(user_property LoadState)" loaded "LoadState of the user service"
+exposure=$(as_user systemd-analyze security --user --no-pager widget-scheduler.service |
     sed -nE 's/.*Overall exposure level for [^:]*: ([0-9.]+).*/\1/p')
 [ -n "$exposure" ] || fail "no exposure level for the user service"
-report "systemd-analyze security --user widget-scheduler.service: exposure $exposure (no mount namespacing)"
+report "systemd-analyze security --user widget-scheduler.service: exposure $exposure (a user manager cannot drop capabilities)"
 
 step "the user socket is private to the user"
-systemctl --user start widget-scheduler.socket
-expect_eq "$(stat -c %A "$XDG_RUNTIME_DIR/widget-scheduler/control.socket")" srw------- "mode of the user socket"
-expect_eq "$(systemctl --user show -P ActiveState widget-scheduler.service)" inactive "before the first connection"
+as_user systemctl --user start widget-scheduler.socket
+socket=/run/user/$uid/widget-scheduler/control.socket
+expect_eq "$(stat -c '%A %U' "$socket")" "srw------- widgetuser" "mode and owner of the user socket"
+expect_eq "$(user_property ActiveState)" inactive "the user service before the first connection"
 
-step "widgetctl on the user socket activates the user service"
-export WIDGET_SCHEDULER_SOCKET=$XDG_RUNTIME_DIR/widget-scheduler/control.socket
-widgetctl kinds > /dev/null || fail "widgetctl kinds on the user socket"
-wait_until 10 "the user service to be active" \
-    sh -c '[ "$(systemctl --user show -P ActiveState widget-scheduler.service)" = active ]'
-expect_eq "$(systemctl --user show -P Type widget-scheduler.service)" notify "Type"
-expect_match "$(systemctl --user show -P StatusText widget-scheduler.service)" "widgets" "StatusText"
-id=$(widgetctl add --kind trivial) || fail "widgetctl add on the user socket"
+step "widgetctl on the user socket activates the user service, which runs as the user"
+as_user widgetctl kinds > /dev/null || fail "widgetctl kinds on the user socket"
+wait_until 10 "the user service to be active" user_property_is ActiveState active
+expect_eq "$(user_property Type)" notify "Type"
+expect_match "$(user_property StatusText)" "widgets" "StatusText"
+expect_eq "$(ps -o user= -p "$(user_property MainPID)")" widgetuser "the user daemon's user"
+id=$(as_user widgetctl add --kind trivial) || fail "widgetctl add on the user socket"
 expect_match "$id" "^[A-Za-z0-9_-]+$" "the new widget's id"
+setpriv --reuid=nobody --regid=nogroup --clear-groups env WIDGET_SCHEDULER_SOCKET="$socket" widgetctl list \
+    > /dev/null 2>&1 && fail "another user reached the private user socket"
 
 step "state lives in the user's StateDirectory (systemd 252: ~/.config), not the system's"
-compgen -G "/root/.config/widget-scheduler/*.sqlite" > /dev/null ||
+compgen -G "/home/widgetuser/.config/widget-scheduler/*.sqlite" > /dev/null ||
     fail "no state database in ~/.config/widget-scheduler"
 compgen -G "/var/lib/widget-scheduler/*" > /dev/null && fail "the user instance wrote the system state directory"
-systemctl --user stop widget-scheduler.service widget-scheduler.socket
+as_user systemctl --user stop widget-scheduler.service widget-scheduler.socket
