@@ -20,7 +20,7 @@ expect_eq "$(user_property LoadState)" loaded "LoadState of the user service"
 exposure=$(as_user systemd-analyze security --user --no-pager widget-scheduler.service |
     sed -nE 's/.*Overall exposure level for [^:]*: ([0-9.]+).*/\1/p')
 [ -n "$exposure" ] || fail "no exposure level for the user service"
-report "systemd-analyze security --user widget-scheduler.service: exposure $exposure (user manager: no capability options)"
+report "systemd-analyze security --user widget-scheduler.service: exposure $exposure (no capability options)"
 
 step "the user socket is private to the user"
 as_user systemctl --user start widget-scheduler.socket
