@@ -39,9 +39,9 @@ struct FloorAndBudgetTests {
         #expect(pending.nextReload.map { abs($0.timeIntervalSince(deferred.at)) < 0.002 } == true)
         #expect(pending.lastReason == "explicit")
 
+        // A planned run is one a later request joins.
         let human = try fixture.widgetctlSucceeding("reload", id)
-        #expect(human.standardOutput.hasPrefix("\(id): "), "\(human)")
-        #expect(!human.standardOutput.contains("ran"), "\(human)")
+        #expect(human.standardOutput.hasPrefix("\(id): coalesced into the run at "), "\(human)")
 
         let later = try eventually("the deferred run", timeout: 5) { () -> WidgetSummary? in
             let widget = try fixture.summary(id)
@@ -91,7 +91,14 @@ struct FloorAndBudgetTests {
         #expect(ledger.exemptRuns24h == 1)
         #expect(ledger.nextTokenAt.map { abs($0.timeIntervalSince(deferred.at)) < 1 } == true)
 
-        let human = try fixture.widgetctlSucceeding("reload", id)
-        #expect(human.standardOutput.contains("budget"), "\(human)")
+        // The human form says it plainly, for a second widget's first deferral.
+        let other = try fixture.add("plain")
+        try fixture.waitUntilIdle(other)
+        #expect(try fixture.widgetctlSucceeding("reload", other, "--json").decoded(ReloadMethod.Reply.self)
+            .decisions.map(\.decision) == [.ran])
+        try fixture.waitUntilIdle(other)
+        let human = try fixture.widgetctlSucceeding("reload", other)
+        #expect(human.standardOutput.hasPrefix("\(other): deferred until "), "\(human)")
+        #expect(human.standardOutput.hasSuffix(" (budget exhausted)\n"), "\(human)")
     }
 }

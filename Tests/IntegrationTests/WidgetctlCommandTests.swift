@@ -267,14 +267,13 @@ struct WidgetctlCommandTests {
         let watch = try fixture.streamWidgetctl(["watch", "--kind", "plain"])
         let lines = try eventually("decision, run and entry lines", timeout: 10, interval: 0.2) { () -> [String]? in
             let lines = watch.lines.map(\.text)
-            if lines.contains(where: { $0.contains("finished") }) && lines.contains(where: { $0.contains("entry") }) {
-                return lines
-            }
+            let wanted = ["\(id): ran at", "\(id) (plain) run (explicit) finished: success", "\(id) (plain) entry {"]
+            if wanted.allSatisfy({ part in lines.contains { $0.contains(part) } }) { return lines }
             _ = try fixture.widgetctlSucceeding("reload", id)
             return nil
         }
-        #expect(lines.contains { $0.contains("\(id): ran at") }, "\(lines)")
-        #expect(lines.contains { $0.contains("run (explicit) finished: success") }, "\(lines)")
+        #expect(lines.allSatisfy { $0.range(of: #"^\d\d:\d\d:\d\d "#, options: .regularExpression) != nil },
+                "each line starts with the time: \(lines)")
         let unknown = try fixture.widgetctl("watch", "w42")
         #expect(unknown.status == 5, "\(unknown)")
     }
