@@ -88,19 +88,21 @@ struct WidgetServiceTests {
         #expect(failed.first?.fields["FAILURE_REASON"] == "timeout")
     }
 
-    @Test func oneFlushWritesTheTurnInOneBatchAndARestartLosesNothing() throws {
+    @Test func aTurnThatStartsRunsCommitsOnceAndARestartLosesNothing() throws {
         let store = InMemoryStateStore()
         let clock = ManualDaemonClock()
         let first = try WidgetServiceHarness(store: store, clock: clock)
         let id = try first.addWidget(kind: "weather", parameters: ["location": .string("Oslo"),
                                                                     "units": .string("metric")])
         first.launcher.launches[0].succeed(first.timeline([0]))
-        clock.clock.advance(to: 400)
-        _ = try first.service.reload(.kind("weather"), foreground: false)
-        let tokens = try #require(first.service.list().first?.tokens)
-        let batchesBefore = store.appliedBatches
         first.service.flush()
+        clock.clock.advance(to: 400)
+        let batchesBefore = store.appliedBatches
+        _ = try first.service.reload(.kind("weather"), foreground: false)
+        // The turn that starts a run commits once, before the provider starts.
         #expect(store.appliedBatches == batchesBefore + 1)
+        let tokens = try #require(first.service.list().first?.tokens)
+        first.service.flush()
 
         // The daemon dies with the explicit run in flight; a new one starts on the same state.
         clock.clock.advance(to: 401)
@@ -115,6 +117,22 @@ struct WidgetServiceTests {
         #expect(second.launcher.launches.isEmpty)
         second.advance(to: 700)
         #expect(second.launcher.launches.count == 1)
+    }
+
+    @Test func aRunsSpentTokenIsOnDiskBeforeItsProviderStarts() throws {
+        let harness = try WidgetServiceHarness()
+        let id = try harness.addWidget()
+        harness.launcher.launches[0].succeed(harness.timeline([0]))
+        harness.clock.clock.advance(to: 400)
+        let launchesBefore = harness.launcher.launches.count
+        _ = try harness.service.reload(.widgets([id]), foreground: false)
+        #expect(harness.launcher.launches.count == launchesBefore + 1)
+        // No flush by the event loop yet: what a kill -9 now would leave behind must already hold the spend.
+        let saved = try #require(harness.store.schedules[id])
+        let state = try #require(JSONValue(jsonText: String(decoding: saved.state, as: UTF8.self))?.objectValue)
+        let schedule = try #require(state["schedule"]?.objectValue)
+        #expect(schedule["inFlight"]?.objectValue?["reason"] == .string("explicit"))
+        #expect(schedule["lastRunStart"] == .integer(400) || schedule["lastRunStart"] == .number(400))
     }
 
     @Test func watchersSeeEntryChangesAtTheirDatesAndRunResults() throws {

@@ -182,10 +182,12 @@ public final class WidgetService {
 
     private func perform(_ actions: [SchedulerAction], at now: Instant) {
         var changed: Set<String> = []
+        var starts: [(String, RunReason)] = []
         for action in actions {
             switch action {
             case .startRun(let id, let reason):
-                startRun(id, reason: reason, at: now)
+                starts.append((id, reason))
+                widgets[id]?.lastRun = PersistedWidgetState.LastRun(startedAt: now.wall, reason: reason, outcome: nil)
             case .decided(let decided):
                 decisions.append(decided)
                 logDecision(decided, at: now)
@@ -213,14 +215,17 @@ public final class WidgetService {
             }
         }
         for id in changed { persist(id, at: now) }
+        // A spent token and the run's start must be on disk before the provider runs: after a kill -9 between the
+        // spawn and the end of the turn, a restart would otherwise refund the token and run the widget again inside
+        // the floor. One commit covers every run this event starts.
+        if !starts.isEmpty { flush() }
+        for (id, reason) in starts { startRun(id, reason: reason, at: now) }
     }
 
     // MARK: - Runs
 
     private func startRun(_ id: String, reason: RunReason, at now: Instant) {
-        guard var widget = widgets[id] else { return }
-        widget.lastRun = PersistedWidgetState.LastRun(startedAt: now.wall, reason: reason, outcome: nil)
-        widgets[id] = widget
+        guard let widget = widgets[id] else { return }
         guard let manifest = manifests.manifest(forKind: widget.kind) else {
             let failure = ProviderRunFailure(reason: "spawn", detail: "no manifest serves kind \"\(widget.kind)\"",
                                              stderrTail: "")
