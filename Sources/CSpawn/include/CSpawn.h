@@ -13,7 +13,7 @@
 /// the default disposition for every signal, SIG_IGN included. Returns 0 or an error number.
 ///
 /// A process group, not a new session: setsid also creates a scheduler autogroup (kernel.sched_autogroup_enabled,
-/// on by default), which made each run of a trivial provider about 1.7 times slower here.
+/// on by default), which made runs of a trivial provider about 1.5 times slower here (see docs/benchmarks.md).
 int cspawn_attr_init_isolated(posix_spawnattr_t *attr);
 
 /// Prepares file actions: stdin, stdout and stderr from the given descriptors, an optional working directory

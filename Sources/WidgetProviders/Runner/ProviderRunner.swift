@@ -5,16 +5,17 @@ import Glibc
 /// Runs provider processes with posix_spawn, each contained in its own process group, driven by a `RunnerEventLoop`.
 ///
 /// Each child gets: its own process group (pgid = pid; not a new session, whose scheduler autogroup made runs about
-/// 1.7 times slower, see docs/benchmarks.md), an empty signal mask and default dispositions for
-/// every signal, only descriptors 0, 1 and 2 (stdin, stdout and stderr pipes; everything from 3 up is closed), the
-/// spec's environment only, and RLIMIT_DATA at the spec's memory cap (applied with prlimit right after the spawn,
-/// before the request is written). The runner watches stdout, stderr and a pidfd of the child; it never blocks.
+/// 1.5 times slower, see docs/benchmarks.md), an empty signal mask and default dispositions for every signal,
+/// only descriptors 0, 1 and 2 (pipes; everything from 3 up is closed by the spawn), the spec's environment only,
+/// and RLIMIT_DATA at the spec's memory cap (set with prlimit right after the spawn, before the request is written;
+/// see `ProcessResult` for how a failure is told to be `memory`). The runner then watches stdout, stderr and a pidfd
+/// of the child on the loop. The only wait is posix_spawn's own, until the child has exec'd.
 ///
 /// At the end of every run, and before the child is reaped (so its pid, which names the group, cannot be reused),
 /// the whole group gets SIGKILL: nothing the provider started is left behind, unless it left its group with
 /// setsid or setpgid, which only a cgroup can prevent (the systemd unit's `KillMode=control-group` and `TasksMax=`).
 /// RLIMIT_NPROC is not used against fork bombs: it counts every process of the user, the daemon's included, and
-/// does not apply to root; a bounded fork bomb is contained by the group kill at its timeout.
+/// does not apply to root; a fork bomb that stays in its group dies with it at the timeout.
 ///
 /// The runner ignores SIGPIPE in the calling process, so that writing a request to a child that already closed its
 /// stdin is an EPIPE and not the death of the daemon. Children get SIGPIPE back at its default.
