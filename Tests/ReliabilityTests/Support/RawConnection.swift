@@ -1,0 +1,133 @@
+import Foundation
+import Glibc
+import WidgetProtocol
+
+/// A bare Unix stream socket to the daemon, for bytes no well-behaved client would send and for many connections
+/// at once (`ControlClient` is one well-behaved connection).
+final class RawConnection {
+    /// What came back after a message.
+    enum Reply: Equatable, CustomStringConvertible {
+        /// One NUL-terminated message (without its NUL).
+        case message(String)
+        /// The daemon closed the connection (or reset it).
+        case closed
+        /// Nothing within the deadline.
+        case silent
+
+        var description: String {
+            switch self {
+            case .message(let text): return "message \(text.prefix(300))"
+            case .closed: return "closed"
+            case .silent: return "no reply"
+            }
+        }
+
+        /// The Varlink error name of an error reply.
+        var errorName: String? {
+            guard case .message(let text) = self,
+                  case .object(let object)? = JSONValue(jsonText: text) else { return nil }
+            return object["error"]?.stringValue
+        }
+    }
+
+    let descriptor: Int32
+    private var pending: [UInt8] = []
+
+    /// Connects to the socket at `path`.
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw ReliabilityFailure("socket(): errno \(errno)") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(descriptor)
+            throw ReliabilityFailure("socket path too long: \(path)")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(descriptor)
+            throw ReliabilityFailure("connect(\(path)): \(String(cString: strerror(code)))")
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Sends `bytes` as far as the daemon takes them; false if it closed the connection first.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes {
+                Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { return false }
+            offset += sent
+        }
+        return true
+    }
+
+    /// Sends a call, NUL-terminated.
+    @discardableResult
+    func send(method: String, parameters: [String: JSONValue]? = nil) -> Bool {
+        let request = VarlinkRequest(method: method, parameters: parameters)
+        guard let bytes = try? VarlinkCoding.encode(request) else { return false }
+        return send(bytes + [0])
+    }
+
+    /// Waits up to `timeout` seconds for the next message or the end of the connection.
+    func receive(timeout: Double = 5) -> Reply {
+        let deadline = Date().addingTimeInterval(timeout)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let end = pending.firstIndex(of: 0) {
+                let text = String(decoding: pending[..<end], as: UTF8.self)
+                pending.removeSubrange(...end)
+                return .message(text)
+            }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return .silent }
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(left * 1000) + 1)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return .silent }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return .closed }
+            pending.append(contentsOf: buffer[0..<count])
+        }
+    }
+
+    /// A call and its reply's parameters, or a failure naming the error or the silence.
+    func call(_ method: String, _ parameters: [String: JSONValue]? = nil, timeout: Double = 10) throws
+        -> [String: JSONValue]
+    {
+        guard send(method: method, parameters: parameters) else { throw ReliabilityFailure("\(method): send failed") }
+        let reply = receive(timeout: timeout)
+        guard case .message(let text) = reply, case .object(let object)? = JSONValue(jsonText: text),
+              object["error"] == nil
+        else { throw ReliabilityFailure("\(method): \(reply)") }
+        return object["parameters"]?.objectValue ?? [:]
+    }
+}
+
+/// The control interface's qualified method names.
+enum Method {
+    static func named(_ member: String) -> String { "\(ControlInterface.name).\(member)" }
+    static let list = named("List")
+    static let status = named("Status")
+    static let reload = named("Reload")
+    static let add = named("Add")
+    static let budget = named("Budget")
+}
