@@ -42,7 +42,11 @@ public final class DaemonControlHandler: ControlHandler {
 
     public func handle(_ call: VarlinkCall, peer: PeerCredentials) -> VarlinkResponse {
         do {
-            return try dispatch(call, peer: peer)
+            let response = try dispatch(call, peer: peer)
+            // The reply goes out before the end of this loop turn writes the state: write it now, so that nothing a
+            // client was told (a widget, a configuration, a spent token) can be undone by a kill -9.
+            if call.method.isPrivileged { service.flush() }
+            return response
         } catch {
             if error.name == ControlError.Name.permissionDenied {
                 logger.warning("refused \(call.method.rawValue) from \(peer): \(error)", metadata: [
@@ -83,8 +87,11 @@ public final class DaemonControlHandler: ControlHandler {
             let parameters = try call.parameters(AddMethod.self)
             try check(call, kinds: [parameters.kind], peer: peer)
             service.add(kind: parameters.kind, family: parameters.family, parameters: parameters.parameters ?? [:]) {
+                [service] in
                 switch $0 {
-                case .success(let id): call.reply(AddMethod.Reply(id: id))
+                case .success(let id):
+                    service.flush()
+                    call.reply(AddMethod.Reply(id: id))
                 case .failure(let error): call.fail(error)
                 }
             }
