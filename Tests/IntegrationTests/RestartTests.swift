@@ -77,6 +77,65 @@ struct RestartTests {
         #expect(caughtUp.lastReason == "explicit")
     }
 
+    /// A state-changing call whose reply the client got, and how to tell after a restart that it was kept.
+    enum AcknowledgedChange: String, CaseIterable, Sendable {
+        case add, configure, reload
+    }
+
+    @Test("a change the daemon acknowledged survives a kill -9 sent the moment the reply arrives",
+          arguments: AcknowledgedChange.allCases)
+    func acknowledgedChangeSurvivesKillNine(_ change: AcknowledgedChange) throws {
+        let fixture = try DaemonFixture(config: """
+            minimum-interval = 0
+            daily-budget = 0
+            """)
+        try fixture.addScriptedKind("plain", widget: """
+            [widget.parameters.location]
+            type = "string"
+            default = "Paris"
+            """)
+        try fixture.start()
+        let id = try fixture.add("plain")
+        try fixture.waitUntilIdle(id)
+        let prefix = #"{"method":"io.widgetscheduler.Scheduler."#
+        // Several rounds: the window between the reply and a late write is short, so one round could miss it.
+        for round in 1...4 {
+            let tokensBefore = try fixture.ledger(id).tokens
+            let socket = try RawControlSocket(path: fixture.socketPath)
+            switch change {
+            case .add:
+                socket.send(message: prefix + #"Add","parameters":{"kind":"plain","parameters":{"location":"A"}}}"#)
+            case .configure:
+                socket.send(message: prefix + #"Configure","parameters":{"id":"\#(id)","parameters":{"location":"#
+                    + #""City\#(round)"}}}"#)
+            case .reload: socket.send(message: prefix + #"Reload","parameters":{"widgets":["\#(id)"]}}"#)
+            }
+            let reply = socket.receive()
+            fixture.stopDaemon()
+            guard case .message(let text) = reply, let answer = JSONValue(jsonText: text)?.objectValue,
+                  answer["error"] == nil
+            else {
+                Issue.record("round \(round): expected a reply, got \(reply)")
+                return
+            }
+            try fixture.start()
+            switch change {
+            case .add:
+                let added = try #require(answer["parameters"]?.objectValue?["id"]?.stringValue)
+                #expect(try fixture.list().contains { $0.id == added },
+                        "round \(round): acknowledged \(added) is lost")
+            case .configure:
+                #expect(try fixture.summary(id).configuration == ["location": .string("City\(round)")],
+                        "round \(round): the acknowledged configuration is lost")
+            case .reload:
+                let tokensAfter = try fixture.ledger(id).tokens
+                #expect(tokensAfter <= tokensBefore - 1,
+                        "round \(round): the token of the run that started came back")
+            }
+            try fixture.waitUntilIdle(id)
+        }
+    }
+
     @Test("SIGHUP re-reads the manifests and the configuration, and keeps the widgets")
     func hangupReReadsManifests() throws {
         let fixture = try DaemonFixture(config: "minimum-interval = 300\n")
