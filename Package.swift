@@ -94,6 +94,12 @@ let package = Package(
             path: "benchmarks/state-bench"
         ),
         .executableTarget(name: "runner-bench", dependencies: ["WidgetProviders"], path: "benchmarks/runner-bench"),
+        .executableTarget(
+            name: "daemon-bench",
+            dependencies: ["WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetProviders", "WidgetProtocol",
+                           .product(name: "Logging", package: "swift-log")],
+            path: "benchmarks/daemon-bench"
+        ),
         .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),
         .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol"]),
         .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol"]),

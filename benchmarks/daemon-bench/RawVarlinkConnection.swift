@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+
+/// A bare Varlink connection: writes a request and reads NUL-terminated replies as raw bytes, so a measurement times
+/// the daemon and the socket, not a client's JSON decoding.
+final class RawVarlinkConnection {
+    private let fd: Int32
+    private var inbox: [UInt8] = []
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw BenchError("path too long") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else { throw BenchError("connect \(path): \(String(cString: strerror(errno)))") }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends one request (a JSON object's text); the NUL terminator is added here.
+    func send(_ json: String) throws {
+        var bytes = Array(json.utf8)
+        bytes.append(0)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, 0) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw BenchError("send: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// The next whole reply, its bytes without the NUL, and the CLOCK_REALTIME of the read that completed it.
+    /// nil when the daemon closed the connection; `timeout` seconds without a reply is an error.
+    func receive(timeout: Double = 30) throws -> (bytes: ArraySlice<UInt8>, wall: Double)? {
+        var wall = Clock.wall()
+        while true {
+            if let end = inbox.firstIndex(of: 0) {
+                let message = inbox[..<end]
+                inbox.removeSubrange(...end)
+                return (message, wall)
+            }
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(timeout * 1000))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { throw BenchError("no reply within \(timeout) s") }
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            wall = Clock.wall()
+            if count == 0 { return nil }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw BenchError("recv: \(String(cString: strerror(errno)))")
+            }
+            inbox += buffer[0..<count]
+        }
+    }
+
+    /// One call: the reply's bytes; a Varlink error reply is an error naming it.
+    func call(_ json: String, timeout: Double = 60) throws -> ArraySlice<UInt8> {
+        try send(json)
+        guard let reply = try receive(timeout: timeout) else { throw BenchError("the daemon closed the connection") }
+        if String(decoding: reply.bytes.prefix(64), as: UTF8.self).contains(#""error":"#) {
+            throw BenchError("Varlink error: \(String(decoding: reply.bytes.prefix(300), as: UTF8.self))")
+        }
+        return reply.bytes
+    }
+}
