@@ -136,6 +136,72 @@ struct RestartTests {
         }
     }
 
+    @Test("SIGTERM ends a run in flight, closes watch streams and exits 0; the run is pending after a restart")
+    func terminateStopsCleanly() throws {
+        let fixture = try DaemonFixture(config: """
+            minimum-interval = 0
+            daily-budget = 0
+            """)
+        try fixture.addScriptedKind("slow")
+        try fixture.start()
+        let id = try fixture.add("slow")
+        try fixture.waitUntilIdle(id)
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(sleep: 30), for: "slow")
+        let watch = try fixture.streamWidgetctl(["watch", "--json"])
+        // The first reload starts the slow run, later ones join it; each decision is an event on the stream.
+        _ = try eventually("the watch stream to carry a decision", interval: 0.2) { () -> Bool? in
+            if !watch.lines.isEmpty { return true }
+            _ = try fixture.widgetctlSucceeding("reload", id)
+            return nil
+        }
+        _ = try eventually("the slow run to start") {
+            fixture.runs.contains { $0.reason == "explicit" && $0.event == "start" } ? true : nil
+        }
+        let tokens = try fixture.ledger(id).tokens
+
+        let asked = Date()
+        fixture.signal(SIGTERM)
+        let exit = try #require(fixture.waitForDaemonExit(timeout: 10), "the daemon stops within 10 s")
+        #expect(exit.status == 0)
+        #expect(exit.reason == .exit)
+        #expect(Date().timeIntervalSince(asked) < 5, "a 30 s run does not hold the stop up")
+        _ = try eventually("the watch stream to end") { watch.hasEnded ? true : nil }
+        watch.stop()
+        #expect(watch.process.terminationStatus == 0, "the stream ended cleanly")
+        #expect(!fixture.runs.contains { $0.reason == "explicit" && $0.event == "end" }, "the run was ended")
+
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(), for: "slow")
+        try fixture.start()
+        #expect(try fixture.ledger(id).tokens <= tokens, "no refund for the ended run")
+        let rerun = try eventually("the ended run to run again") { () -> WidgetSummary? in
+            let widget = try fixture.summary(id)
+            return widget.lastReason == "explicit" && widget.lastOutcome == "success" ? widget : nil
+        }
+        #expect(rerun.state == "idle")
+    }
+
+    @Test("a policy date that passed while the daemon was down is caught up after the start")
+    func policyDueDuringDowntimeRunsAfterStart() throws {
+        let fixture = try DaemonFixture(config: "minimum-interval = 0\n")
+        try fixture.addScriptedKind("soon", behaviour: ScriptedProvider.Behaviour(policy: .integer(1)))
+        try fixture.start()
+        let id = try fixture.add("soon")
+        let added = try fixture.waitUntilIdle(id)
+        let due = try #require(added.nextReload)
+        #expect(added.nextReason == "policy")
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(), for: "soon")
+        fixture.stopDaemon()
+        Thread.sleep(until: due.addingTimeInterval(0.2))
+
+        try fixture.start()
+        let caughtUp = try eventually("the missed policy run") { () -> WidgetSummary? in
+            let widget = try fixture.summary(id)
+            return widget.lastReason == "policy" && widget.lastOutcome == "success" ? widget : nil
+        }
+        #expect(caughtUp.lastReload.map { $0 > due } == true)
+        #expect(fixture.runs.filter { $0.reason == "policy" && $0.event == "start" }.count == 1, "one run, no storm")
+    }
+
     @Test("SIGHUP re-reads the manifests and the configuration, and keeps the widgets")
     func hangupReReadsManifests() throws {
         let fixture = try DaemonFixture(config: "minimum-interval = 300\n")

@@ -134,6 +134,18 @@ final class DaemonFixture {
         if let pid = daemonPID { kill(pid, signal) }
     }
 
+    /// Waits up to `timeout` seconds for the daemon to exit by itself; returns its termination status and reason,
+    /// or nil if it still runs.
+    func waitForDaemonExit(timeout: Double) -> (status: Int32, reason: Process.TerminationReason)? {
+        guard let process = daemon else { return nil }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        guard !process.isRunning else { return nil }
+        process.waitUntilExit()
+        daemon = nil
+        return (process.terminationStatus, process.terminationReason)
+    }
+
     /// Kills the daemon with SIGKILL (a crash, as far as its state can tell) and waits for it to be gone.
     func stopDaemon() {
         guard let process = daemon else { return }

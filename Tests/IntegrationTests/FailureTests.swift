@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import WidgetProtocol
+
+/// A provider that fails: the last good timeline stays, the widget backs off, and `list`, `budget` and `watch` say so.
+@Suite("Provider failures through widgetctl")
+struct FailureTests {
+    @Test("a failing run keeps the last good timeline and puts the widget in backoff")
+    func failureKeepsTheTimelineAndBacksOff() throws {
+        let fixture = try DaemonFixture(config: "minimum-interval = 0\n")
+        try fixture.addScriptedKind("flaky")
+        try fixture.start()
+        let id = try fixture.add("flaky")
+        let good = try fixture.waitUntilIdle(id)
+        #expect(good.currentEntry != nil)
+
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(exitStatus: 3), for: "flaky")
+        #expect(try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+            .decisions.map(\.decision) == [.ran])
+        let failed = try eventually("the failed run") { () -> WidgetSummary? in
+            let widget = try fixture.summary(id)
+            return widget.lastReason == "explicit" && widget.state != "running" ? widget : nil
+        }
+        #expect(failed.lastOutcome == "exit")
+        #expect(failed.state == "backoff")
+        #expect(failed.currentEntry == good.currentEntry, "hosts keep showing the last good timeline")
+        #expect(failed.nextReason == "retry")
+
+        let ledger = try fixture.ledger(id)
+        #expect(ledger.consecutiveFailures == 1)
+        let backoff = try #require(ledger.backoffUntil)
+        #expect(abs(backoff.timeIntervalSince(try #require(failed.lastReload)) - 30) < 1, "30 s after one failure")
+        #expect(ledger.runs.last?.outcome == "exit")
+
+        let deferred = try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+        #expect(deferred.decisions.map(\.decision) != [.ran], "no run during the backoff")
+
+        // An explicit foreground request gives the provider one more try at once; success clears the failure.
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(), for: "flaky")
+        let forced = try fixture.widgetctlSucceeding("reload", id, "--foreground", "--json")
+            .decoded(ReloadMethod.Reply.self)
+        #expect(forced.decisions.map(\.decision) == [.ran], "\(forced)")
+        let healed = try eventually("the foreground run") { () -> WidgetSummary? in
+            let widget = try fixture.summary(id)
+            return widget.lastReason == "foreground" && widget.state != "running" ? widget : nil
+        }
+        #expect(healed.lastOutcome == "success")
+        #expect(try fixture.ledger(id).consecutiveFailures == 0)
+    }
+}
