@@ -1,0 +1,188 @@
+#!/bin/sh
+# The daemon benchmark suite of issue 7, in one run: builds release, compiles the C loop, runs P1-P5 against the real
+# daemon, and prints one table of figure / goal / value / pass-fail. It reports; it exits 0 whatever the figures
+# (non-zero only when a step cannot run). Results and the machine go in docs/benchmarks.md.
+#
+# usage: benchmarks/suite.sh
+# env:   SCRATCH=.build          scratch path of the release build
+#        ROUNDS=3 RUNS=2000      P1: alternating rounds (best kept) and C-loop runs per round
+#        P1_SECONDS=5            P1: seconds of daemon runs counted per round
+#        SCHED=fifo|other        P1: both sides under `chrt -f 1` (default, shields them from other load) or not
+#        P2_WIDGETS=100000 P3_WIDGETS=10000 P4_WIDGETS=1000
+#        P3_SECONDS=20           P3: idle window (issue 7 says 60 s; shorter by default, the count is per window)
+#        P5_CALLS=100            P5: timed Reload calls (after 10 untimed)
+set -eu
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+export PATH=/opt/swift/usr/bin:$PATH
+SCRATCH=${SCRATCH:-.build}
+ROUNDS=${ROUNDS:-3}
+RUNS=${RUNS:-2000}
+P1_SECONDS=${P1_SECONDS:-5}
+SCHED=${SCHED:-fifo}
+P2_WIDGETS=${P2_WIDGETS:-100000}
+P3_WIDGETS=${P3_WIDGETS:-10000}
+P4_WIDGETS=${P4_WIDGETS:-1000}
+P3_SECONDS=${P3_SECONDS:-20}
+P5_CALLS=${P5_CALLS:-100}
+
+work=$(mktemp -d /tmp/suite.XXXXXX)
+daemon_pid=
+stop_daemon() {
+    if [ -n "$daemon_pid" ]; then
+        kill -CONT "$daemon_pid" 2>/dev/null || true
+        kill -TERM "$daemon_pid" 2>/dev/null || true
+        while kill -0 "$daemon_pid" 2>/dev/null; do sleep 0.1; done
+        daemon_pid=
+    fi
+}
+trap 'stop_daemon; rm -rf "$work"' EXIT
+log() { echo "$*" >&2; }
+
+swift build -c release --scratch-path "$SCRATCH" --product widget-scheduler >&2
+swift build -c release --scratch-path "$SCRATCH" --product widgetctl >&2
+swift build -c release --scratch-path "$SCRATCH" --product daemon-bench >&2
+bin=$repo/$SCRATCH/release
+bench=$bin/daemon-bench
+cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
+
+provider=$repo/examples/trivial/trivial.sh
+mkdir -p "$work/providers"
+sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
+printf 'developer-kinds = ["trivial"]\nmax-concurrent-runs = 2\n' > "$work/developer.toml"
+printf 'max-concurrent-runs = 2\n' > "$work/plain.toml"
+cat > "$work/request.json" <<'REQUEST'
+{"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
+REQUEST
+
+prio=
+if [ "$SCHED" = fifo ] && command -v chrt > /dev/null && chrt -f 1 true 2> /dev/null; then prio="chrt -f 1"; fi
+
+# start NAME CONFIG: starts the daemon on $work/NAME, sets daemon_pid, socket and started (the start line).
+start() {
+    socket=$work/$1/run/control.socket
+    started=$(${start_prio:-} "$bench" start --log "$work/$1.log" -- "$bin/widget-scheduler" --config "$2" \
+        --state-dir "$work/$1/state" --runtime-dir "$work/$1/run" --providers-dir "$work/providers")
+    daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
+    log "  $1: $started"
+}
+field() { sed -n "s/.*$1=\([-0-9.na]*\).*/\1/p"; }
+ctxt() {
+    cat /proc/"$1"/task/*/status 2> /dev/null | awk '/^voluntary_ctxt_switches/ {v += $2} /^nonvoluntary_ctxt_switches/ {n += $2} END {print v + n}'
+}
+ms() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", (b - a) / 1e6}'; }
+rows=
+row() { rows="$rows$1|$2|$3|$4
+"; }
+verdict() { awk -v v="$1" -v g="$2" -v op="$3" 'BEGIN {
+    if (v == "" || v == "nan") print "n/a"; else if (op == ">=") print (v + 0 >= g + 0) ? "pass" : "FAIL";
+    else print (v + 0 <= g + 0) ? "pass" : "FAIL" }'; }
+
+echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); P1 scheduling: ${prio:-ordinary}"
+
+# P1: runs through the real daemon (4 widgets of the trivial kind in developer mode, policy atEnd with an entry
+# dated now, so each run is due again at once) vs the bare C loop at 2 workers, alternating; the daemon is stopped
+# (SIGSTOP) while the C loop runs.
+log "P1: daemon vs C loop, $ROUNDS rounds"
+mkdir -p "$work/p1"
+start_prio=$prio start p1 "$work/developer.toml"
+for _ in 1 2 3 4; do WIDGET_SCHEDULER_SOCKET=$socket "$bin/widgetctl" add --kind trivial > /dev/null; done
+best_c=0
+best_d=0
+round=1
+while [ "$round" -le "$ROUNDS" ]; do
+    kill -STOP "$daemon_pid"
+    sleep 0.3
+    c=$($prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2 | field rate)
+    kill -CONT "$daemon_pid"
+    d=$($prio "$bench" runs --socket "$socket" --warmup 1 --seconds "$P1_SECONDS" | field rate)
+    log "  round $round: C loop $c runs/s, daemon $d runs/s"
+    best_c=$(awk -v a="$c" -v b="$best_c" 'BEGIN {print (a > b) ? a : b}')
+    best_d=$(awk -v a="$d" -v b="$best_d" 'BEGIN {print (a > b) ? a : b}')
+    round=$((round + 1))
+done
+stop_daemon
+ratio=$(awk -v d="$best_d" -v c="$best_c" 'BEGIN {printf "%.3f", d / c}')
+row "P1 daemon runs/s ÷ C loop runs/s (2 workers)" "≥ 0.90" "$ratio ($best_d / $best_c)" "$(verdict "$ratio" 0.90 ">=")"
+
+# P2: 100 000 widgets with 10-entry timelines, nothing due for a day.
+log "P2: populating $P2_WIDGETS widgets"
+"$bench" populate --dir "$work/p2/state" --providers "$work/providers" --widgets "$P2_WIDGETS" --after 86400 >&2
+start p2 "$work/plain.toml"
+ready=$(echo "$started" | field ready_seconds)
+rss=$(echo "$started" | field vmrss_mb)
+begin=$(date +%s%N)
+WIDGET_SCHEDULER_SOCKET=$socket "$bin/widgetctl" list --json > "$work/list.json" 2> "$work/list.err" || true
+end=$(date +%s%N)
+listed=$(grep -c '"id"' "$work/list.json" || true)
+list_ms=$(ms "$begin" "$end")
+[ "$listed" -ge "$P2_WIDGETS" ] || { log "  list failed: $(cat "$work/list.err")"; list_ms=nan; }
+raw=$("$bench" list --socket "$socket" --calls 3 --warmup 0 2>&1 || true)
+log "  raw List: $raw"
+hwm=$(awk '/^VmHWM/ {printf "%.1f", $2 / 1024}' /proc/"$daemon_pid"/status)
+stop_daemon
+row "P2 start: exec to READY=1, $P2_WIDGETS widgets (s)" "≤ 2" "$ready" "$(verdict "$ready" 2 "<=")"
+row "P2 RSS after READY (MB)" "≤ 150" "$rss" "$(verdict "$rss" 150 "<=")"
+row "P2 peak RSS (VmHWM) after list (MB)" "≤ 150" "$hwm" "$(verdict "$hwm" 150 "<=")"
+row "P2 widgetctl list --json round trip (ms)" "≤ 1000" "$list_ms" "$(verdict "$list_ms" 1000 "<=")"
+"$bench" decision --sizes 1000,10000,100000 --samples 20000 > "$work/decision.txt"
+while read -r line; do
+    n=$(echo "$line" | field widgets)
+    row "P2 one decision (reload of 1 widget) at n=$n, p50 / p99 (µs)" "O(log n)" \
+        "$(echo "$line" | field p50_us) / $(echo "$line" | field p99_us)" "see n"
+done < "$work/decision.txt"
+small=$(head -1 "$work/decision.txt" | field p50_us)
+large=$(tail -1 "$work/decision.txt" | field p50_us)
+growth=$(awk -v a="$small" -v b="$large" 'BEGIN {printf "%.2f", b / a}')
+# log2(100000) / log2(1000) = 1.67: a decision that grows less than 3x over 100x the widgets is logarithmic, not linear.
+row "P2 decision p50 growth, n=1000 → 100000 (100x n)" "≤ 3x (log)" "${growth}x" "$(verdict "$growth" 3 "<=")"
+
+# P3 and P5 share one daemon with 10 000 widgets whose entries and reloads are an hour or more away.
+log "P3/P5: populating $P3_WIDGETS widgets"
+"$bench" populate --dir "$work/p3/state" --providers "$work/providers" --widgets "$P3_WIDGETS" --after 86400 >&2
+start p3 "$work/plain.toml"
+sleep 3
+before=$(ctxt "$daemon_pid")
+sleep "$P3_SECONDS"
+after=$(ctxt "$daemon_pid")
+wakeups=$((after - before))
+row "P3 wake-ups in ${P3_SECONDS} s idle, $P3_WIDGETS widgets (context switches)" "0" "$wakeups" \
+    "$(verdict "$wakeups" 0 "<=")"
+reload=$("$bench" reload --socket "$socket" --kind trivial --calls "$P5_CALLS" --warmup 10 || echo "failed")
+log "  reload: $reload"
+p50=$(echo "$reload" | field p50_ms)
+p99=$(echo "$reload" | field p99_ms)
+stop_daemon
+row "P5 Reload --kind ack, $P3_WIDGETS widgets of the kind, p50 (ms)" "-" "$p50" "-"
+row "P5 Reload --kind ack, $P3_WIDGETS widgets of the kind, p99 (ms)" "≤ 5" "$p99" "$(verdict "$p99" 5 "<=")"
+
+# P4: entries of 1000 widgets dated 15 s ahead, 5 per widget one second apart; widget i's entries are i ms later
+# than widget 1's (a change every millisecond), then the same with all 1000 changing at the same instants.
+for variant in spread burst; do
+    stagger=0.001
+    [ "$variant" = burst ] && stagger=0
+    log "P4 ($variant): populating $P4_WIDGETS widgets"
+    "$bench" populate --dir "$work/p4$variant/state" --providers "$work/providers" --widgets "$P4_WIDGETS" \
+        --entries 5 --first 15 --spacing 1 --stagger "$stagger" --after 86400 >&2
+    start "p4$variant" "$work/plain.toml"
+    entries=$("$bench" entries --socket "$socket" --expect $((P4_WIDGETS * 5)) --timeout 40 || echo failed)
+    log "  entries ($variant): $entries"
+    stop_daemon
+    p50=$(echo "$entries" | field p50_ms)
+    p99=$(echo "$entries" | field p99_ms)
+    n=$(echo "$entries" | sed -n 's/.* n=\([0-9]*\).*/\1/p')
+    goal="≤ 5"
+    [ "$variant" = burst ] && goal="(info)"
+    row "P4 entry lateness, $variant, p50 (ms)" "-" "$p50" "-"
+    row "P4 entry lateness, $variant, p99 (ms), $n of $((P4_WIDGETS * 5)) changes" "$goal" "$p99" \
+        "$( [ "$variant" = burst ] && echo info || verdict "$p99" 5 "<=")"
+done
+
+echo
+printf '| %s | %s | %s | %s |\n' figure goal value result
+printf '|---|---|---|---|\n'
+printf '%s' "$rows" | while IFS='|' read -r figure goal value result; do
+    printf '| %s | %s | %s | %s |\n' "$figure" "$goal" "$value" "$result"
+done
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
