@@ -41,6 +41,8 @@ public final class WidgetService {
     let store: StateStoring
     var logger: Logger
     let startedAt: Date
+    /// The kernel's boot id, read once: `flush()` stamps it on every commit.
+    let bootID = SystemClock.bootID()
 
     var widgets: [String: ManagedWidget] = [:]
     var running: [String: ProviderRunHandle] = [:]
@@ -84,7 +86,7 @@ public final class WidgetService {
         let stored = try store.loadAll(includingTimelines: true)
         let now = clock.now()
         let saved = Self.savedClock(stored.meta["clock"])
-        let sameBoot = saved?.boot == SystemClock.bootID()
+        let sameBoot = saved?.boot == bootID
         nextWidgetNumber = Int(stored.meta["nextWidgetNumber"] ?? "") ?? 1
         for item in stored.widgets {
             let record = item.widget
@@ -120,7 +122,7 @@ public final class WidgetService {
     public func flush() {
         guard !batch.isEmpty else { return }
         let now = clock.now()
-        batch.setMeta("clock", "\(SystemClock.bootID()) \(now.monotonic) \(now.wall.timeIntervalSince1970)")
+        batch.setMeta("clock", "\(bootID) \(now.monotonic) \(now.wall.timeIntervalSince1970)")
         batch.setMeta("nextWidgetNumber", String(nextWidgetNumber))
         do {
             try store.apply(batch)
