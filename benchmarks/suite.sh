@@ -7,7 +7,8 @@
 # env:   SCRATCH=.build          scratch path of the release build
 #        ROUNDS=3 RUNS=2000      P1: alternating rounds (best kept) and C-loop runs per round
 #        P1_SECONDS=5            P1: seconds of daemon runs counted per round
-#        SCHED=fifo|other        P1: both sides under `chrt -f 1` (default, shields them from other load) or not
+#        SCHED=fifo|other        the daemons, the C loop and the clients under `chrt -f 1` (default: it shields the
+#                                figures from other load on the machine; populating runs ordinary) or not
 #        P2_WIDGETS=100000 P3_WIDGETS=10000 P4_WIDGETS=1000
 #        P3_SECONDS=20           P3: idle window (issue 7 says 60 s; shorter by default, the count is per window)
 #        P5_CALLS=100            P5: timed Reload calls (after 10 untimed)
@@ -61,7 +62,7 @@ if [ "$SCHED" = fifo ] && command -v chrt > /dev/null && chrt -f 1 true 2> /dev/
 # start NAME CONFIG: starts the daemon on $work/NAME, sets daemon_pid, socket and started (the start line).
 start() {
     socket=$work/$1/run/control.socket
-    started=$(${start_prio:-} "$bench" start --log "$work/$1.log" -- "$bin/widget-scheduler" --config "$2" \
+    started=$($prio "$bench" start --log "$work/$1.log" -- "$bin/widget-scheduler" --config "$2" \
         --state-dir "$work/$1/state" --runtime-dir "$work/$1/run" --providers-dir "$work/providers")
     daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
     log "  $1: $started"
@@ -79,14 +80,14 @@ verdict() { awk -v v="$1" -v g="$2" -v op="$3" 'BEGIN {
     else print (v + 0 <= g + 0) ? "pass" : "FAIL" }'; }
 
 echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
-echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); P1 scheduling: ${prio:-ordinary}"
+echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); scheduling: ${prio:-ordinary}"
 
 # P1: runs through the real daemon (4 widgets of the trivial kind in developer mode, policy atEnd with an entry
 # dated now, so each run is due again at once) vs the bare C loop at 2 workers, alternating; the daemon is stopped
 # (SIGSTOP) while the C loop runs.
 log "P1: daemon vs C loop, $ROUNDS rounds"
 mkdir -p "$work/p1"
-start_prio=$prio start p1 "$work/developer.toml"
+start p1 "$work/developer.toml"
 for _ in 1 2 3 4; do WIDGET_SCHEDULER_SOCKET=$socket "$bin/widgetctl" add --kind trivial > /dev/null; done
 best_c=0
 best_d=0
@@ -113,12 +114,12 @@ start p2 "$work/plain.toml"
 ready=$(echo "$started" | field ready_seconds)
 rss=$(echo "$started" | field vmrss_mb)
 begin=$(date +%s%N)
-WIDGET_SCHEDULER_SOCKET=$socket "$bin/widgetctl" list --json > "$work/list.json" 2> "$work/list.err" || true
+WIDGET_SCHEDULER_SOCKET=$socket $prio "$bin/widgetctl" list --json > "$work/list.json" 2> "$work/list.err" || true
 end=$(date +%s%N)
 listed=$(grep -c '"id"' "$work/list.json" || true)
 list_ms=$(ms "$begin" "$end")
 [ "$listed" -ge "$P2_WIDGETS" ] || { log "  list failed: $(cat "$work/list.err")"; list_ms=nan; }
-raw=$("$bench" list --socket "$socket" --calls 3 --warmup 0 2>&1 || true)
+raw=$($prio "$bench" list --socket "$socket" --calls 3 --warmup 0 2>&1 || true)
 log "  raw List: $raw"
 hwm=$(awk '/^VmHWM/ {printf "%.1f", $2 / 1024}' /proc/"$daemon_pid"/status)
 stop_daemon
@@ -149,7 +150,7 @@ after=$(ctxt "$daemon_pid")
 wakeups=$((after - before))
 row "P3 wake-ups in ${P3_SECONDS} s idle, $P3_WIDGETS widgets (context switches)" "0" "$wakeups" \
     "$(verdict "$wakeups" 0 "<=")"
-reload=$("$bench" reload --socket "$socket" --kind trivial --calls "$P5_CALLS" --warmup 10 || echo "failed")
+reload=$($prio "$bench" reload --socket "$socket" --kind trivial --calls "$P5_CALLS" --warmup 10 || echo "failed")
 log "  reload: $reload"
 p50=$(echo "$reload" | field p50_ms)
 p99=$(echo "$reload" | field p99_ms)
@@ -166,7 +167,7 @@ for variant in spread burst; do
     "$bench" populate --dir "$work/p4$variant/state" --providers "$work/providers" --widgets "$P4_WIDGETS" \
         --entries 5 --first 15 --spacing 1 --stagger "$stagger" --after 86400 >&2
     start "p4$variant" "$work/plain.toml"
-    entries=$("$bench" entries --socket "$socket" --expect $((P4_WIDGETS * 5)) --timeout 40 || echo failed)
+    entries=$($prio "$bench" entries --socket "$socket" --expect $((P4_WIDGETS * 5)) --timeout 40 || echo failed)
     log "  entries ($variant): $entries"
     stop_daemon
     p50=$(echo "$entries" | field p50_ms)
