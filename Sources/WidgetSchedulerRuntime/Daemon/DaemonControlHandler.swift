@@ -126,6 +126,8 @@ public final class DaemonControlHandler: ControlHandler {
         case .watch:
             let filter = try call.parameters(WatchMethod.self)
             if let id = filter.id, service.widgets[id] == nil { throw .unknownWidget(id) }
+            // A kind no manifest declares and no widget has is a typo: say so rather than stream nothing for ever.
+            if let kind = filter.kind { _ = try service.widgetIDs(for: .kind(kind)) }
             let watcher = service.watch(filter) { [weak call] event in call?.stream(event) ?? false }
             streams[watcher] = call
             call.onClose = { [weak self] in
