@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerCore
 
 /// Every `widgetctl` command once against the real daemon, in its human form and with `--json`, with the exit
 /// statuses of its common failures.
@@ -134,7 +135,9 @@ struct WidgetctlCommandTests {
                                      "lastOutcome", "nextReload", "nextReason", "tokens", "currentEntry"])
         #expect(widget["nextReload"] == .null, "policy never: nothing planned, written as null")
         #expect(Set(widget["currentEntry"]?.objectValue?.keys ?? [:].keys) == ["date", "content"])
-        #expect(widget["lastReload"]?.stringValue.flatMap(RFC3339.date(from:)) != nil, "RFC 3339 dates")
+        let lastReload = widget["lastReload"]?.stringValue ?? ""
+        #expect((try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(lastReload)) != nil,
+                "RFC 3339 dates: \(lastReload)")
     }
 
     @Test("options lists a fixed list from the manifest and a dynamic one from the provider, filtered by search")
@@ -276,6 +279,9 @@ struct WidgetctlCommandTests {
                 "each line starts with the time: \(lines)")
         let unknown = try fixture.widgetctl("watch", "w42")
         #expect(unknown.status == 5, "\(unknown)")
+        let unknownKind = try fixture.startWidgetctl(["watch", "--kind", "nonesuch"]).wait(timeout: 5)
+        #expect(unknownKind.status == 5, "\(unknownKind)")
+        #expect(unknownKind.standardError == "widgetctl: unknown kind \"nonesuch\"\n", "\(unknownKind)")
     }
 
     @Test("without a daemon every command exits 3 with one line naming the socket")
