@@ -3,8 +3,8 @@ import Glibc
 import WidgetProtocol
 
 /// A bare Unix stream socket to the daemon, for bytes no well-behaved client would send and for many connections
-/// at once (`ControlClient` is one well-behaved connection).
-final class RawConnection {
+/// at once (`ControlClient` is one well-behaved connection). Sendable by contract: one thread uses it at a time.
+final class RawConnection: @unchecked Sendable {
     /// What came back after a message.
     enum Reply: Equatable, CustomStringConvertible {
         /// One NUL-terminated message (without its NUL).

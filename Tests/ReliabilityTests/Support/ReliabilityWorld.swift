@@ -66,11 +66,11 @@ final class ReliabilityWorld {
     // MARK: - The daemon
 
     /// Starts `widget-scheduler` (via `prefix`, e.g. `prlimit`) and waits until its socket answers a call.
-    func start(prefix: [String] = []) throws {
+    func start(prefix: [String] = [], logLevel: String = "debug") throws {
         let executable = try DaemonExecutables.path("widget-scheduler")
         let arguments = prefix + [
             executable, "--config", configURL.path, "--state-dir", stateDirectory.path,
-            "--runtime-dir", runtimeDirectory.path, "--providers-dir", providersDirectory.path, "--log-level", "debug",
+            "--runtime-dir", runtimeDirectory.path, "--providers-dir", providersDirectory.path, "--log-level", logLevel,
         ]
         var environment = ProcessInfo.processInfo.environment
         for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID",
