@@ -47,6 +47,45 @@ struct AuthorizationTests {
         #expect(fixture.daemonLog.contains("refused"), "refusals are logged")
     }
 
+    @Test("a kind's owner may add, configure, reload, write the group's data and remove its widgets, not others'")
+    func ownersChangeTheirOwnKinds() throws {
+        let fixture = try DaemonFixture(config: "minimum-interval = 0\n")
+        try fixture.addScriptedKind("owned", manifest: """
+            group = "owned-data"
+            owner-users = ["nobody"]
+            """, widget: """
+            [widget.parameters.location]
+            type = "string"
+            default = "Paris"
+            """)
+        try fixture.addScriptedKind("other")
+        try fixture.start()
+        let other = try fixture.add("other")
+        try fixture.waitUntilIdle(other)
+
+        let added = try fixture.widgetctl("add", "--kind", "owned", "--json", as: .nobody)
+        #expect(added.status == 0, "\(added)")
+        let id = try #require(try added.json().objectValue?["id"]?.stringValue)
+        try fixture.waitUntilIdle(id)
+        let configured = try fixture.widgetctl("configure", id, "--param", "location=Rome", as: .nobody)
+        #expect(configured.status == 0, "\(configured)")
+        #expect(try fixture.summary(id).configuration == ["location": .string("Rome")])
+        try fixture.waitUntilIdle(id)
+        let written = try fixture.widgetctl("data", "set", "owned-data", "city", "Rome", "--reload-kind", "owned",
+                                            as: .nobody)
+        #expect(written.status == 0, "\(written)")
+        #expect(try fixture.widgetctlSucceeding("data", "get", "owned-data", "city").standardOutput == "Rome\n")
+
+        for arguments in [["reload", other], ["reload", id, other], ["remove", other], ["add", "--kind", "other"],
+                          ["data", "set", "elsewhere", "city", "Rome"]] {
+            let result = try fixture.startWidgetctl(arguments, as: .nobody).wait()
+            #expect(result.status == 4, "\(result)")
+        }
+        let removed = try fixture.widgetctl("remove", id, as: .nobody)
+        #expect(removed.status == 0, "\(removed)")
+        #expect(try fixture.list().map(\.id) == [other])
+    }
+
     @Test("--foreground is refused to a non-owner and granted to the kind's owner without spending budget")
     func foregroundIsForOwnersOnly() throws {
         let fixture = try DaemonFixture()

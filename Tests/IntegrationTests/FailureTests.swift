@@ -47,4 +47,37 @@ struct FailureTests {
         #expect(healed.lastOutcome == "success")
         #expect(try fixture.ledger(id).consecutiveFailures == 0)
     }
+
+    @Test("after the threshold of consecutive failures a widget is quarantined until an explicit request")
+    func repeatedFailuresQuarantine() throws {
+        let fixture = try DaemonFixture(config: """
+            minimum-interval = 0
+            backoff-initial = 0.2
+            quarantine-threshold = 3
+            """)
+        try fixture.addScriptedKind("broken", behaviour: ScriptedProvider.Behaviour(exitStatus: 1))
+        try fixture.start()
+        let id = try fixture.add("broken")
+        let quarantined = try eventually("quarantine", timeout: 10) { () -> WidgetSummary? in
+            let widget = try fixture.summary(id)
+            return widget.state == "quarantined" ? widget : nil
+        }
+        #expect(quarantined.currentEntry == nil, "nothing good to show yet")
+        #expect(quarantined.nextReload == nil, "no automatic run while quarantined")
+        let ledger = try fixture.ledger(id)
+        #expect(ledger.quarantined)
+        #expect(ledger.consecutiveFailures == 3)
+        #expect(fixture.runs.filter { $0.event == "start" }.map(\.reason) == ["initial", "retry", "retry"])
+
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(), for: "broken")
+        let reply = try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+        #expect(reply.decisions.map(\.decision) == [.ran], "an explicit request gives one more try at once")
+        let healed = try eventually("the explicit run") { () -> WidgetSummary? in
+            let widget = try fixture.summary(id)
+            return widget.lastReason == "explicit" && widget.state != "running" ? widget : nil
+        }
+        #expect(healed.lastOutcome == "success")
+        #expect(healed.state == "idle")
+        #expect(try fixture.ledger(id).quarantined == false)
+    }
 }
