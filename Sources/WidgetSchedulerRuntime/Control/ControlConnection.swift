@@ -181,6 +181,7 @@ final class ControlConnection {
             let response = handler?.handle(call, peer: peer) ?? .error(.methodNotImplemented(request.method))
             switch response {
             case .reply(let parameters): call.reply(parameters)
+            case .encoded(let parameters): call.reply(encoded: parameters)
             case .error(let error): call.fail(error)
             case .pending: break
             }
@@ -194,6 +195,7 @@ final class ControlConnection {
     private func answer(_ response: VarlinkResponse) {
         switch response {
         case .reply(let parameters): append(VarlinkReply(parameters: parameters))
+        case .encoded(let parameters): append(encoded: parameters, continues: false)
         case .error(let error): append(VarlinkReply(error: error))
         case .pending: break
         }
@@ -203,6 +205,17 @@ final class ControlConnection {
     func send(_ reply: VarlinkReply, for call: VarlinkCall) {
         guard !closed, !call.request.isOneway else { return }
         append(reply)
+        queued(for: call)
+    }
+
+    /// Queues a reply of `call` whose parameters object is already encoded; called by `VarlinkCall`.
+    func send(encoded parameters: [UInt8], continues: Bool, for call: VarlinkCall) {
+        guard !closed, !call.request.isOneway else { return }
+        append(encoded: parameters, continues: continues)
+        queued(for: call)
+    }
+
+    private func queued(for call: VarlinkCall) {
         if pendingOutputCount > outputLimit {
             finishClose()
         }
@@ -222,6 +235,14 @@ final class ControlConnection {
     private func append(_ reply: VarlinkReply) {
         guard let bytes = try? VarlinkCoding.encode(reply) else { return }
         output.append(contentsOf: bytes)
+        output.append(0)
+    }
+
+    /// `{"continues":true,"parameters":…}` or `{"parameters":…}` around an encoded parameters object.
+    private func append(encoded parameters: [UInt8], continues: Bool) {
+        output.append(contentsOf: (continues ? #"{"continues":true,"parameters":"# : #"{"parameters":"#).utf8)
+        output.append(contentsOf: parameters)
+        output.append(UInt8(ascii: "}"))
         output.append(0)
     }
 }

@@ -44,7 +44,27 @@ public final class VarlinkCall {
 
     /// Ends the call with its final reply, encoded from one of the interface's reply types.
     public func reply<Reply: Encodable>(_ reply: Reply) {
-        self.reply(VarlinkCoding.parameters(reply))
+        guard let bytes = Self.encodedObject(reply) else {
+            self.reply(VarlinkCoding.parameters(reply))
+            return
+        }
+        self.reply(encoded: bytes)
+    }
+
+    /// Ends the call with its final reply, its parameters object already encoded.
+    func reply(encoded parameters: [UInt8]) {
+        guard isOpen else { return }
+        isOpen = false
+        onClose = nil
+        connection?.send(encoded: parameters, continues: false, for: self)
+        connection?.callEnded(self)
+        connection = nil
+    }
+
+    /// `reply` as JSON bytes, encoded once (not through `[String: JSONValue]`), or nil if it is not an object.
+    static func encodedObject<Reply: Encodable>(_ reply: Reply) -> [UInt8]? {
+        guard let bytes = try? VarlinkCoding.encode(reply), bytes.first == UInt8(ascii: "{") else { return nil }
+        return bytes
     }
 
     /// Ends the call with an error.
@@ -61,7 +81,11 @@ public final class VarlinkCall {
             self.reply(reply)
             return false
         }
-        connection?.send(VarlinkReply(parameters: VarlinkCoding.parameters(reply), continues: true), for: self)
+        if let bytes = Self.encodedObject(reply) {
+            connection?.send(encoded: bytes, continues: true, for: self)
+        } else {
+            connection?.send(VarlinkReply(parameters: VarlinkCoding.parameters(reply), continues: true), for: self)
+        }
         return isOpen
     }
 
