@@ -4,7 +4,7 @@ import WidgetProtocol
 import WidgetSchedulerCore
 
 private func date(_ text: String) -> Date {
-    StrictRFC3339.date(from: text) ?? Date.distantPast
+    RFC3339.date(from: text) ?? Date.distantPast
 }
 
 @Test("a timeline answer decodes to entries sorted by date with compact, key-sorted content")
@@ -41,7 +41,7 @@ func reloadPolicyDecodes(_ policyJSON: String, _ expected: ReloadPolicy) throws 
 @Test("exactly the entry limit is accepted")
 func entryLimitIsInclusive() throws {
     let entries = (0..<1000).map { index in
-        let date = StrictRFC3339.string(from: Date(timeIntervalSince1970: Double(index) * 300))
+        let date = RFC3339.string(from: Date(timeIntervalSince1970: Double(index) * 300))
         return #"{"date": "\#(date)", "content": \#(index)}"#
     }
     let answer = #"{"entries": [\#(entries.joined(separator: ","))], "policy": "never"}"#

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerCore
 
 /// One row per error message of the provider answer decoder: the answer and the exact message it must produce.
 struct ProviderAnswerErrorCase: CustomTestStringConvertible, Sendable {
@@ -16,7 +17,7 @@ private let validEntry = #"{"date": "2026-01-05T08:00:00Z", "content": null}"#
 
 private func manyEntries(_ count: Int) -> String {
     let entries = (0..<count).map { index in
-        let date = StrictRFC3339.string(from: Date(timeIntervalSince1970: 1_767_600_000 + Double(index)))
+        let date = RFC3339.string(from: Date(timeIntervalSince1970: 1_767_600_000 + Double(index)))
         return #"{"date": "\#(date)", "content": \#(index)}"#
     }
     return #"{"entries": [\#(entries.joined(separator: ","))], "policy": "atEnd"}"#

@@ -176,7 +176,7 @@ struct WidgetServiceTests {
         let file = harness.directory.appendingPathComponent("groups/weather/location")
         let written = try #require(JSONValue(jsonText: String(contentsOf: file, encoding: .utf8)))
         #expect(written.objectValue?["value"] == .string("Paris"))
-        #expect(written.objectValue?["updatedAt"] == .string(RFC3339Formatter().string(from: harness.clock.now().wall)))
+        #expect(written.objectValue?["updatedAt"] == .string(RFC3339.string(from: harness.clock.now().wall)))
         #expect(try harness.service.dataGet(group: "weather", key: "location").value == "Paris")
         #expect(throws: ControlError.self) { try harness.service.dataSet(group: "../etc", key: "k", value: "v",
                                                                          reloadKind: nil) }

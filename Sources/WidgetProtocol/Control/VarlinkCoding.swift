@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSchedulerCore
 
 /// JSON encoding and decoding for the control wire: RFC 3339 dates, sorted keys, and parameter decoding whose errors
 /// name the parameter at fault.

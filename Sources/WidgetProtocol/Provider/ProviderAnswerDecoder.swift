@@ -54,7 +54,7 @@ public enum ProviderAnswerDecoder {
                 let (previous, current) = (entries[position - 1], entries[position])
                 guard current.entry.date == previous.entry.date else { continue }
                 throw ProviderAnswerError.duplicateDate(
-                    entry: current.index, date: StrictRFC3339.string(from: current.entry.date), sameAs: previous.index
+                    entry: current.index, date: RFC3339.string(from: current.entry.date), sameAs: previous.index
                 )
             }
             return .success(Timeline(entries: entries.map(\.entry), policy: policy))
@@ -160,7 +160,7 @@ public enum ProviderAnswerDecoder {
                 entry: index, field: "date", expected: "an RFC 3339 date string", found: dateValue.summary
             )
         }
-        guard let date = StrictRFC3339.date(from: dateText) else {
+        guard let date = RFC3339.date(from: dateText) else {
             throw ProviderAnswerError.entryInvalidDate(entry: index, text: dateText)
         }
         guard let content = object["content"] else {
@@ -210,7 +210,7 @@ public enum ProviderAnswerDecoder {
         case .object(let object) where object.count == 1:
             guard let after = object["after"] else { throw ProviderAnswerError.invalidPolicy(found: value.summary) }
             guard case .string(let text) = after else { throw ProviderAnswerError.invalidPolicy(found: value.summary) }
-            guard let date = StrictRFC3339.date(from: text) else {
+            guard let date = RFC3339.date(from: text) else {
                 throw ProviderAnswerError.invalidPolicyDate(text: text)
             }
             return .after(date)

@@ -53,7 +53,7 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
 
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(StrictRFC3339.string(from: now), forKey: .now)
+            try container.encode(RFC3339.string(from: now), forKey: .now)
             try container.encode(isPreview, forKey: .isPreview)
             try container.encodeIfPresent(reason, forKey: .reason)
             try container.encodeIfPresent(dataDirectory, forKey: .dataDirectory)

@@ -1,5 +1,6 @@
 import Foundation
 import WidgetProtocol
+import WidgetSchedulerCore
 
 /// One widget parameter as a manifest declares it under `[widget.parameters.NAME]`.
 public struct ParameterSpec: Sendable, Hashable {
@@ -75,8 +76,8 @@ public struct ParameterSpec: Sendable, Hashable {
         case (.enum, _) where fixedOptions.contains(where: { $0.value == value }):
             return .success(value)
         case (.date, .string(let text)):
-            guard let date = StrictRFC3339.date(from: text) else { return .failure(error(found: value.summary)) }
-            return .success(.string(StrictRFC3339.string(from: date)))
+            guard let date = RFC3339.date(from: text) else { return .failure(error(found: value.summary)) }
+            return .success(.string(RFC3339.string(from: date)))
         case (.url, .string(let text)):
             guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty, text.contains(":") else {
                 return .failure(error(found: value.summary))

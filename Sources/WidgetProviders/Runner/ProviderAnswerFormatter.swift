@@ -53,7 +53,7 @@ public enum ProviderAnswerFormatter {
 
     private static func entryValue(_ entry: TimelineEntry) -> JSONValue {
         var object: [String: JSONValue] = [
-            "date": .string(StrictRFC3339.string(from: entry.date)),
+            "date": .string(RFC3339.string(from: entry.date)),
             "content": JSONValue(jsonText: entry.content) ?? .string(entry.content),
         ]
         if let relevance = entry.relevance {
@@ -66,7 +66,7 @@ public enum ProviderAnswerFormatter {
         switch policy {
         case .atEnd: return .string("atEnd")
         case .never: return .string("never")
-        case .after(let date): return .object(["after": .string(StrictRFC3339.string(from: date))])
+        case .after(let date): return .object(["after": .string(RFC3339.string(from: date))])
         }
     }
 
@@ -77,7 +77,7 @@ public enum ProviderAnswerFormatter {
     }
 
     private static func entryText(_ entry: TimelineEntry) -> String {
-        var text = StrictRFC3339.string(from: entry.date)
+        var text = RFC3339.string(from: entry.date)
         if let relevance = entry.relevance {
             text += "  relevance \(number(relevance.score)) for \(number(relevance.duration)) s"
         }
@@ -85,7 +85,7 @@ public enum ProviderAnswerFormatter {
     }
 
     private static func policyText(_ policy: ReloadPolicy) -> String {
-        if case .after(let date) = policy { return "after \(StrictRFC3339.string(from: date))" }
+        if case .after(let date) = policy { return "after \(RFC3339.string(from: date))" }
         return policy.name
     }
 

@@ -14,7 +14,7 @@ public enum ScenarioDecoder {
         try allowKeys(top, "", ["start", "duration", "settings", "widgets", "responses", "requests", "clock"])
 
         let startText = try string(required(top, "start", ""), "start")
-        guard let start = RFC3339Formatter().date(from: startText) else {
+        guard let start = RFC3339.date(from: startText) else {
             throw ScenarioError(path: "start", message: "expected an RFC 3339 date, found \"\(startText)\"")
         }
         let duration = try number(required(top, "duration", ""), "duration")

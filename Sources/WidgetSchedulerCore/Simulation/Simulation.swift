@@ -21,7 +21,6 @@ public struct Simulation {
     private var responseCursor: [String: Int] = [:]
     private var wallShift: Double = 0
     private var sequence = 0
-    private let dateFormatter = RFC3339Formatter()
 
     public init(_ scenario: Scenario) {
         self.scenario = scenario
@@ -118,7 +117,7 @@ public struct Simulation {
                     because: decided.decision.because?.rawValue))
             case .entryChanged(let widget, let entry):
                 report.entries.append(SimulationReport.EntryChange(t: Self.rounded(t), widget: widget,
-                                                                   date: dateFormatter.string(from: entry.date)))
+                                                                   date: RFC3339.string(from: entry.date)))
             case .backedOff, .quarantined, .budgetExhausted, .wallClockJumped, .stateChanged:
                 break
             }
@@ -177,6 +176,6 @@ public struct Simulation {
 
     /// RFC 3339 in UTC with a Z, with milliseconds only when needed.
     public static func format(_ date: Date) -> String {
-        RFC3339Formatter().string(from: date)
+        RFC3339.string(from: date)
     }
 }

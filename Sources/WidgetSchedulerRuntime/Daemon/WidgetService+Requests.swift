@@ -283,7 +283,7 @@ extension WidgetService {
         let directory = groupDirectory(record.group)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let body = JSONValue.object(["value": .string(record.value),
-                                     "updatedAt": .string(formatter.string(from: record.updatedAt))]).jsonText()
+                                     "updatedAt": .string(RFC3339.string(from: record.updatedAt))]).jsonText()
         try Data((body + "\n").utf8).write(to: directory.appendingPathComponent(record.key), options: .atomic)
     }
 }

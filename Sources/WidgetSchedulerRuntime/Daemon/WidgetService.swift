@@ -56,7 +56,6 @@ public final class WidgetService {
     /// Events produced while carrying out actions, handled right after (never re-entrantly).
     var followUps: [SchedulerEvent] = []
     var isHandling = false
-    let formatter = RFC3339Formatter()
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
     /// Counts handled events, so the daemon knows when its STATUS= line may have changed.
@@ -196,7 +195,7 @@ public final class WidgetService {
             case .entryChanged(let id, let entry):
                 announceEntry(id, entry)
             case .backedOff(let id, let failures, let until):
-                let next = formatter.string(from: now.wall(atMonotonic: until))
+                let next = RFC3339.string(from: now.wall(atMonotonic: until))
                 logger.info("\(id): backing off until \(next) after \(failures) consecutive failure(s)",
                             metadata: metadata(id, [JournalField.nextReload: "\(next)"]))
             case .quarantined(let id, let failures):
@@ -204,7 +203,7 @@ public final class WidgetService {
                                metadata: metadata(id, [JournalField.messageID: JournalMessageID.quarantined.metadataValue,
                                                        JournalField.failureReason: "\(widgets[id]?.lastRun?.outcome ?? "")"]))
             case .budgetExhausted(let id, let until):
-                let next = formatter.string(from: now.wall(atMonotonic: until))
+                let next = RFC3339.string(from: now.wall(atMonotonic: until))
                 logger.notice("\(id): refresh budget exhausted; next token at \(next)", metadata: metadata(id, [
                     JournalField.messageID: JournalMessageID.budgetExhausted.metadataValue,
                     JournalField.nextReload: "\(next)",
@@ -298,7 +297,7 @@ public final class WidgetService {
 
     private func announceEntry(_ id: String, _ entry: TimelineEntry) {
         guard let widget = widgets[id] else { return }
-        logger.debug("\(id): current entry is now \(formatter.string(from: entry.date))", metadata: metadata(id, [
+        logger.debug("\(id): current entry is now \(RFC3339.string(from: entry.date))", metadata: metadata(id, [
             JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
         broadcast(.entryChanged(widget: id, kind: widget.kind, date: entry.date,
                                 content: JSONValue(jsonText: entry.content) ?? .null))
@@ -332,7 +331,7 @@ public final class WidgetService {
 
     private func logDecision(_ decided: RequestDecision, at now: Instant) {
         let id = decided.widget
-        let at = formatter.string(from: now.wall(atMonotonic: decided.decision.at))
+        let at = RFC3339.string(from: now.wall(atMonotonic: decided.decision.at))
         var fields: Logger.Metadata = [
             JournalField.messageID: JournalMessageID.requestDecided.metadataValue,
             JournalField.decision: "\(decided.decision.name)",
@@ -374,7 +373,7 @@ public final class WidgetService {
             fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
             fields[JournalField.policy] = "\(timeline.policy.name)"
             var text = "\(id): \(widgets[id]?.kind ?? "") provider answered \(timeline.entries.count) entries, "
-                + "policy \(Self.describe(timeline.policy, formatter))"
+                + "policy \(Self.describe(timeline.policy))"
             if !stderr.isEmpty { text += "; stderr: \(stderr.suffix(400))" }
             logger.info("\(text)", metadata: metadata(id, fields))
         case .failure(let reason, let detail):
@@ -386,8 +385,8 @@ public final class WidgetService {
         }
     }
 
-    static func describe(_ policy: ReloadPolicy, _ formatter: RFC3339Formatter) -> String {
-        if case .after(let date) = policy { return "after \(formatter.string(from: date))" }
+    static func describe(_ policy: ReloadPolicy) -> String {
+        if case .after(let date) = policy { return "after \(RFC3339.string(from: date))" }
         return policy.name
     }
 

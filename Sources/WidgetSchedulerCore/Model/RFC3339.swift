@@ -1,12 +1,13 @@
 import Foundation
 
-/// Strict RFC 3339 date-times, as the provider protocol writes and reads them (hand-written, so the daemon parses
-/// a thousand entry dates without a formatter and rejects every non-RFC 3339 form ISO 8601 styles let through).
+/// Strict RFC 3339 date-times: the one date form of the provider protocol, the control API, scenarios and logs
+/// (hand-written, so the daemon parses a thousand entry dates without a formatter and rejects every non-RFC 3339
+/// form that ISO 8601 styles let through).
 ///
 /// Parsing accepts what RFC 3339 §5.6 allows: `2026-01-05T08:00:00Z`, fractional seconds (`08:00:00.250Z`) and
 /// numeric offsets (`08:00:00+02:00`); `T`/`Z` may be lowercase. It rejects anything else, including dates without a
 /// time or an offset, and impossible fields such as February 30. Formatting always writes UTC with `Z`.
-public enum StrictRFC3339 {
+public enum RFC3339 {
     /// Parses `text`, or returns nil if it is not an RFC 3339 date-time.
     public static func date(from text: String) -> Date? {
         let bytes = Array(text.utf8)
