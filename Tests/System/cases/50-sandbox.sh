@@ -1,0 +1,74 @@
+# R6 (the sandbox half; the peer half is Tests/ReliabilityTests/UnauthorizedPeerTests.swift): a hostile provider run
+# by the real hardened unit tries to write outside what it is given, and to gain privileges. Each attempt's outcome
+# comes back as the provider's timeline content, so the checks read what happened inside the sandbox.
+start_widget_scheduler
+
+step "install a provider that tries to write everywhere"
+mkdir -p /etc/widget-scheduler/providers
+cat > /etc/widget-scheduler/providers/intruder.sh <<'SCRIPT'
+#!/bin/sh
+# Prints one JSON object: for each target, "written" or "denied".
+try() {
+    if (: > "$2") 2>/dev/null; then echo "\"$1\":\"written\","; rm -f "$2"; else echo "\"$1\":\"denied\","; fi
+}
+state=/var/lib/widget-scheduler
+fields=$(
+    try stateDirectory "$state/intruder-was-here"
+    # Opened for appending, nothing written: enough to prove the database could be corrupted.
+    if (exec 3>>"$state/state.sqlite") 2>/dev/null; then echo '"stateDatabase":"written",'
+    else echo '"stateDatabase":"denied",'; fi
+    try etc /etc/intruder-was-here
+    try configurationDirectory /etc/widget-scheduler/intruder-was-here
+    try manifestDirectory /etc/widget-scheduler/providers/intruder-was-here
+    try usr /usr/local/bin/intruder-was-here
+    try root /root/intruder-was-here
+    try home /home/intruder-was-here
+    try varTmp /var/tmp/intruder-was-here
+    try runtimeDirectory /run/widget-scheduler/intruder-was-here
+)
+nnp=$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' /proc/self/status)
+uid=$(id -u)
+printf '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{%s"noNewPrivs":"%s","uid":"%s"}}],"policy":"never"}\n' \
+    "$fields" "$nnp" "$uid"
+SCRIPT
+chmod 755 /etc/widget-scheduler/providers/intruder.sh
+cat > /etc/widget-scheduler/providers/intruder.toml <<'MANIFEST'
+exec = "./intruder.sh"
+timeout = 10
+
+[[widget]]
+kind = "intruder"
+MANIFEST
+systemctl reload widget-scheduler.service
+wait_until 10 "the intruder kind to be served" sh -c 'widgetctl kinds --json | grep -q intruder'
+
+step "run it under the unit"
+id=$(widgetctl add --kind intruder) || fail "widgetctl add --kind intruder"
+ran() { [ "$(widgetctl list --json | json_get "[w['lastOutcome'] for w in d if w['id'] == '$id'][0]")" = success ]; }
+wait_until 15 "the intruder's run to succeed" ran
+content=$(widgetctl list --json | json_get "[w['currentEntry']['content'] for w in d if w['id'] == '$id'][0]")
+echo "    what the provider could do: $content" >&2
+field() { json_get "d['$1']" <<< "$content"; }
+
+step "ProtectSystem=strict, ProtectHome, NoNewPrivileges hold for the provider"
+expect_eq "$(field etc)" denied "a provider writing /etc"
+expect_eq "$(field usr)" denied "a provider writing /usr"
+expect_eq "$(field root)" denied "a provider writing /root"
+expect_eq "$(field home)" denied "a provider writing /home"
+expect_eq "$(field manifestDirectory)" denied "a provider writing /etc/widget-scheduler/providers (new manifests)"
+expect_eq "$(field noNewPrivs)" 1 "NoNewPrivs of the provider"
+expect_eq "$(field uid)" "$(id -u widget-scheduler)" "the provider's uid (the service user, never root)"
+[ ! -e /etc/intruder-was-here ] || fail "a file written into /etc survived"
+
+step "the service's own directories"
+echo "    /etc/widget-scheduler: $(stat -c '%U:%G %a' /etc/widget-scheduler);" \
+    "providers/: $(stat -c '%U:%G %a' /etc/widget-scheduler/providers);" \
+    "/var/lib/widget-scheduler: $(stat -c '%U:%G %a' /var/lib/widget-scheduler/)" >&2
+# The provider runs as the service's user in the service's mount namespace: StateDirectory= is writable to it exactly
+# as it is to the daemon. No unit setting can tell the two apart; only a per-provider restriction applied by the
+# runner (Landlock, or a private mount namespace with the directory read-only) can. Reported, not failed: see
+# docs/reliability.md, R6.
+report "provider write to the state directory: $(field stateDirectory); to state.sqlite: $(field stateDatabase);" \
+    "to /etc/widget-scheduler: $(field configurationDirectory); to its providers/: $(field manifestDirectory);" \
+    "to the runtime directory: $(field runtimeDirectory); /etc, /usr, /root, /home: denied; NoNewPrivs=1"
+[ "$(field stateDirectory)" = denied ] || echo "    KNOWN GAP: a provider can write /var/lib/widget-scheduler" >&2
