@@ -73,7 +73,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
     public func jsonText() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8) else { return "null" }
+        guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8) else {
+            return "null"
+        }
         return text
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import WidgetProtocol
 import WidgetProviders
 import WidgetSchedulerCore
@@ -62,9 +63,8 @@ final class WidgetServiceHarness {
 
     /// A timeline whose entries are `offsets` seconds after now.
     func timeline(_ offsets: [Double], policy: ReloadPolicy = .never, content: String = "{\"t\":1}") -> Timeline {
-        Timeline(entries: offsets.map { TimelineEntry(date: clock.now().wall.addingTimeInterval($0), content: content) },
-                 policy: policy)
+        let start = clock.now().wall
+        return Timeline(entries: offsets.map { TimelineEntry(date: start.addingTimeInterval($0), content: content) },
+                        policy: policy)
     }
 }
-
-import Testing

@@ -68,7 +68,9 @@ struct WidgetServiceTests {
 
     @Test func unknownKindsAndWidgetsAreNamedInTheError() throws {
         let harness = try WidgetServiceHarness()
-        #expect(throws: ControlError.unknownKind("news")) { try harness.service.reload(.kind("news"), foreground: false) }
+        #expect(throws: ControlError.unknownKind("news")) {
+            try harness.service.reload(.kind("news"), foreground: false)
+        }
         #expect(throws: ControlError.unknownWidget("w9")) { try harness.service.remove(id: "w9") }
         #expect(throws: ControlError.unknownWidget("w9")) { try harness.service.timeline(id: "w9") }
     }
@@ -159,8 +161,12 @@ struct WidgetServiceTests {
         let id = try harness.addWidget(kind: "weather", parameters: ["location": .string("Oslo"),
                                                                       "units": .string("metric")])
         harness.launcher.launches[0].succeed(harness.timeline([0]))
-        #expect(throws: ControlError.self) { try harness.service.configure(id: id, parameters: ["units": .string("kelvin")]) }
-        #expect(throws: ControlError.self) { try harness.service.configure(id: id, parameters: ["colour": .string("red")]) }
+        #expect(throws: ControlError.self) {
+            try harness.service.configure(id: id, parameters: ["units": .string("kelvin")])
+        }
+        #expect(throws: ControlError.self) {
+            try harness.service.configure(id: id, parameters: ["colour": .string("red")])
+        }
         let decision = try harness.service.configure(id: id, parameters: ["units": .string("imperial")])
         #expect(decision.decision == .ran)
         #expect(harness.launcher.launches.last?.invocation.request.context.reason == .configuration)
@@ -168,10 +174,12 @@ struct WidgetServiceTests {
 
     @Test func groupDataIsWrittenAsOneFilePerKeyWithItsTimestamp() throws {
         let harness = try WidgetServiceHarness()
-        _ = try harness.addWidget(kind: "weather", parameters: ["location": .string("Oslo"), "units": .string("metric")])
+        _ = try harness.addWidget(kind: "weather",
+                                  parameters: ["location": .string("Oslo"), "units": .string("metric")])
         harness.launcher.launches[0].succeed(harness.timeline([0]))
         harness.clock.clock.advance(to: 600)
-        let reply = try harness.service.dataSet(group: "weather", key: "location", value: "Paris", reloadKind: "weather")
+        let reply = try harness.service.dataSet(group: "weather", key: "location", value: "Paris",
+                                                reloadKind: "weather")
         #expect(reply.decisions.map(\.decision) == [.ran])
         let file = harness.directory.appendingPathComponent("groups/weather/location")
         let written = try #require(JSONValue(jsonText: String(contentsOf: file, encoding: .utf8)))
@@ -190,6 +198,7 @@ struct WidgetServiceTests {
         #expect(harness.service.statusLine(at: harness.clock.now()) == "1 widget, 1 running")
         harness.launcher.launches[0].succeed(harness.timeline([0], policy: .after(harness.clock.now().wall
             .addingTimeInterval(240))))
-        #expect(harness.service.statusLine(at: harness.clock.now()) == "1 widget, 0 running, next reload clock/w1 in 5 min")
+        #expect(harness.service.statusLine(at: harness.clock.now())
+                == "1 widget, 0 running, next reload clock/w1 in 5 min")
     }
 }

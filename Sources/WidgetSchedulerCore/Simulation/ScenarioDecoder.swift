@@ -57,7 +57,9 @@ public enum ScenarioDecoder {
         }
         if let raw = fields["developerKinds"] {
             let list = try array(raw, "settings.developerKinds")
-            settings.developerKinds = Set(try list.enumerated().map { try string($1, "settings.developerKinds[\($0)]") })
+            settings.developerKinds = Set(try list.enumerated().map {
+                try string($1, "settings.developerKinds[\($0)]")
+            })
         }
         if let problem = settings.problems().first {
             throw ScenarioError(path: "settings", message: problem)

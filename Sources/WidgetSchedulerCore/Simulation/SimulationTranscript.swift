@@ -11,7 +11,8 @@ public enum SimulationTranscript {
         }
         var lines: [Line] = []
         for run in report.runs {
-            lines.append(Line(t: run.t, order: 0, text: "\(run.widget)  run (\(run.reason)) → \(run.outcome ?? "still running")"))
+            let outcome = run.outcome ?? "still running"
+            lines.append(Line(t: run.t, order: 0, text: "\(run.widget)  run (\(run.reason)) → \(outcome)"))
         }
         for decision in report.decisions {
             var text = "\(decision.widget)  request #\(decision.request): \(decision.decision)"

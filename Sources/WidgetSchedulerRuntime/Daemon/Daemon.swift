@@ -145,7 +145,8 @@ public final class Daemon {
 
         let status = service.statusLine(at: clock.now())
         _ = try? notifier.ready(status: status)
-        logger.notice("started: \(status); listening on \(activated.isEmpty ? socketPath : "the socket systemd passed")",
+        let listening = activated.isEmpty ? socketPath : "the socket systemd passed"
+        logger.notice("started: \(status); listening on \(listening)",
                       metadata: [JournalField.messageID: JournalMessageID.started.metadataValue])
         return try loop.run()
     }

@@ -68,7 +68,8 @@ public enum DaemonConfiguration {
             switch fields[key] {
             case nil: return
             case .integer(let value)?: settings[keyPath: path] = Int(clamping: value)
-            case let value?: throw Problem(file: file, key: key, message: "expected an integer, found \(value.typeName)")
+            case let value?:
+                throw Problem(file: file, key: key, message: "expected an integer, found \(value.typeName)")
             }
         }
         try number("minimum-interval", \.minimumInterval)

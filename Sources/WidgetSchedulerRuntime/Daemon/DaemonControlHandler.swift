@@ -76,7 +76,8 @@ public final class DaemonControlHandler: ControlHandler {
             var kinds = kinds(of: ids)
             if case .kind(let kind) = target { kinds.insert(kind) }
             try check(call, kinds: kinds, foreground: parameters.isForeground, peer: peer)
-            return .reply(ReloadMethod.Reply(decisions: try service.reload(target, foreground: parameters.isForeground)))
+            let decisions = try service.reload(target, foreground: parameters.isForeground)
+            return .reply(ReloadMethod.Reply(decisions: decisions))
         case .list:
             return .reply(ListMethod.Reply(widgets: service.list()))
         case .status:

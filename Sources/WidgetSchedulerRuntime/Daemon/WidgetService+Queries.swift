@@ -129,7 +129,8 @@ extension WidgetService {
                                  budgeted: RunReason(rawValue: $0.reason)?.isBudgeted ?? true)
             }
             if let flight = schedule.inFlight {
-                runs.append(BudgetMethod.Run(at: now.wall(atMonotonic: flight.startedAt), reason: flight.reason.rawValue,
+                runs.append(BudgetMethod.Run(at: now.wall(atMonotonic: flight.startedAt),
+                                             reason: flight.reason.rawValue,
                                              outcome: "running", budgeted: flight.reason.isBudgeted))
             }
             runs.sort { $0.at < $1.at }
@@ -156,7 +157,8 @@ extension WidgetService {
         let now = clock.now()
         return RelevanceStack.order(chosen, at: now.wall).map { item in
             StackMethod.Item(widget: item.widget, kind: widgets[item.widget]?.kind ?? "",
-                             score: item.relevance?.score, normalized: item.relevance.map { Self.rounded($0.normalized) },
+                             score: item.relevance?.score,
+                             normalized: item.relevance.map { Self.rounded($0.normalized) },
                              relevant: item.relevance?.isRelevant ?? false, until: item.relevance?.until,
                              explanation: item.explanation)
         }

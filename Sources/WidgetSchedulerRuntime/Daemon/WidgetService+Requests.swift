@@ -73,7 +73,8 @@ extension WidgetService {
             return
         }
         let request = ProviderRequest(
-            request: .defaults, kind: kind, widget: ProviderRequest.Widget(id: "", family: family, configuration: given),
+            request: .defaults, kind: kind,
+            widget: ProviderRequest.Widget(id: "", family: family, configuration: given),
             context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
                                              dataDirectory: manifest.group.map { groupDirectory($0).path }))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
@@ -115,7 +116,8 @@ extension WidgetService {
                                    addedAt: clock.now().wall, lastRun: nil)
         widgets[id] = widget
         batch.upsertWidget(widget.record)
-        logger.info("\(id): added, kind \(kind), family \(family), configuration \(JSONValue.object(configuration).jsonText())",
+        let text = JSONValue.object(configuration).jsonText()
+        logger.info("\(id): added, kind \(kind), family \(family), configuration \(text)",
                     metadata: metadata(id))
         handle(.widgetAdded(id: id, kind: kind))
         return id

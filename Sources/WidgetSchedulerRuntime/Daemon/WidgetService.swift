@@ -98,7 +98,8 @@ public final class WidgetService {
             var schedule = persisted?.schedule
                 ?? WidgetSchedule(id: record.id, kind: record.kind,
                                   budget: RefreshBudget(fullAt: now.monotonic, settings: scheduler.settings))
-            if let text = item.timeline?.timeline, let timeline = try? decoder.decode(Timeline.self, from: Data(text.utf8)) {
+            if let text = item.timeline?.timeline,
+               let timeline = try? decoder.decode(Timeline.self, from: Data(text.utf8)) {
                 schedule.timeline = timeline
             }
             if let saved {
@@ -199,9 +200,13 @@ public final class WidgetService {
                 logger.info("\(id): backing off until \(next) after \(failures) consecutive failure(s)",
                             metadata: metadata(id, [JournalField.nextReload: "\(next)"]))
             case .quarantined(let id, let failures):
-                logger.warning("\(id): quarantined after \(failures) consecutive failures; an explicit, foreground or configuration request lifts it",
-                               metadata: metadata(id, [JournalField.messageID: JournalMessageID.quarantined.metadataValue,
-                                                       JournalField.failureReason: "\(widgets[id]?.lastRun?.outcome ?? "")"]))
+                let reason = widgets[id]?.lastRun?.outcome ?? ""
+                let text = "\(id): quarantined after \(failures) consecutive failures; an explicit, foreground or "
+                    + "configuration request lifts it"
+                logger.warning("\(text)",
+                               metadata: metadata(id, [
+                                   JournalField.messageID: JournalMessageID.quarantined.metadataValue,
+                                   JournalField.failureReason: "\(reason)"]))
             case .budgetExhausted(let id, let until):
                 let next = RFC3339.string(from: now.wall(atMonotonic: until))
                 logger.notice("\(id): refresh budget exhausted; next token at \(next)", metadata: metadata(id, [
