@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetProtocol
+
+/// The daemon's configuration file and manifests when they are wrong: at start, a clear error naming the key; on
+/// SIGHUP, the previous configuration and every good manifest stay in force.
+@Suite("Bad configuration and manifests")
+struct ConfigurationTests {
+    /// A configuration file and the key its error must name.
+    struct Case: CustomTestStringConvertible, Sendable {
+        var config: String
+        var key: String
+
+        var testDescription: String { config.trimmingCharacters(in: .newlines) }
+    }
+
+    static let cases: [Case] = [
+        Case(config: "minimum-interval = \"soon\"\n", key: "minimum-interval"),
+        Case(config: "burst-budget = 0\n", key: "burst-budget"),
+        Case(config: "max-concurrent-runs = 1.5\n", key: "max-concurrent-runs"),
+        Case(config: "minimum-intervall = 5\n", key: "minimum-intervall"),
+        Case(config: "developer-kinds = \"weather\"\n", key: "developer-kinds"),
+    ]
+
+    @Test("a bad configuration stops the start with exit 1 and an error naming the file and the key",
+          arguments: cases)
+    func badConfigurationAtStart(_ bad: Case) throws {
+        let fixture = try DaemonFixture(config: bad.config)
+        let result = try RunningCommand(
+            [try BuiltProducts.executable("widget-scheduler"), "--config", fixture.configURL.path,
+             "--state-dir", fixture.stateDirectory.path, "--runtime-dir", fixture.runtimeDirectory.path,
+             "--providers-dir", fixture.providersDirectory.path],
+            environment: ["PATH": "/usr/bin:/bin"], scratch: fixture.root
+        ).wait(timeout: 10)
+        #expect(result.status == 1, "\(result)")
+        let line = "widget-scheduler: \(fixture.configURL.path): \"\(bad.key)\": "
+        #expect(result.standardError.contains(line), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: fixture.socketPath), "it never listened")
+    }
+
+    @Test("SIGHUP with a broken configuration and a broken manifest keeps the previous settings and the good kinds")
+    func hangupWithBrokenFilesKeepsWhatWorks() throws {
+        let fixture = try DaemonFixture(config: "minimum-interval = 60\n")
+        try fixture.addScriptedKind("plain")
+        try fixture.start()
+        let id = try fixture.add("plain")
+        try fixture.waitUntilIdle(id)
+
+        try "minimum-interval = -1\n".write(to: fixture.configURL, atomically: true, encoding: .utf8)
+        try fixture.write("exec = \"./scripted.py\"\ntimout = 5\n[[widget]]\nkind = \"broken\"\n", to: "broken.toml")
+        try fixture.addScriptedKind("fresh")
+        fixture.signal(SIGHUP)
+        let kinds = try eventually("the reload after SIGHUP", timeout: 5) { () -> [String]? in
+            let kinds = try fixture.widgetctlSucceeding("kinds", "--json").decoded([KindsMethod.Kind].self)
+            return kinds.contains { $0.kind == "fresh" } ? kinds.map(\.kind) : nil
+        }
+        #expect(kinds == ["fresh", "plain"], "the bad manifest is left out, the others load")
+        let status = try fixture.widgetctlSucceeding("status", "--json").decoded(StatusMethod.Reply.self)
+        #expect(status.settings.minimumInterval == 60, "the previous configuration stays")
+        #expect(try fixture.list().map(\.id) == [id])
+        let log = fixture.daemonLog
+        #expect(log.contains("broken.toml: \"timout\": unknown key"), "the manifest error names file and key")
+        #expect(log.contains("\"minimum-interval\""), "the configuration error names the key")
+    }
+}
