@@ -58,4 +58,42 @@ struct WatchTests {
         #expect(finished.first?.outcome == "success")
         #expect(finished.first?.reason == "explicit")
     }
+
+    @Test("after a kill -9 and a restart, the saved timeline's entry changes still arrive at their dates")
+    func entryChangesAfterRestart() throws {
+        // A second, developer kind gives events to probe the stream with, leaving the ticker's timeline alone.
+        let fixture = try DaemonFixture(config: #"developer-kinds = ["probe"]"# + "\n")
+        try fixture.addScriptedKind("ticker", behaviour: ScriptedProvider.Behaviour(entryOffsets: [0, 2, 3]))
+        try fixture.addScriptedKind("probe")
+        try fixture.start()
+        let ticker = try fixture.add("ticker")
+        let probe = try fixture.add("probe")
+        let saved = try fixture.waitUntilIdle(ticker)
+        try fixture.waitUntilIdle(probe)
+        fixture.stopDaemon()
+        try fixture.start()
+
+        let watch = try fixture.streamWidgetctl(["watch", "--json"])
+        _ = try eventually("the watch stream to carry events", timeout: 10, interval: 0.1) { () -> Bool? in
+            if !watch.lines.isEmpty { return true }
+            _ = try fixture.widgetctlSucceeding("reload", probe)
+            return nil
+        }
+        let decoder = VarlinkCoding.makeDecoder()
+        let changes = try eventually("the two later entries", timeout: 6) { () -> [(WatchEvent, Date)]? in
+            let changes = try watch.lines.map { line in
+                (try decoder.decode(WatchEvent.self, from: Data(line.text.utf8)), line.readAt)
+            }.filter { $0.0.event == .entryChanged && $0.0.widget == ticker }
+            return changes.count >= 2 ? changes : nil
+        }
+        #expect(changes.map { $0.0.content?.objectValue?["n"] } == [.integer(1), .integer(2)])
+        let start = try #require(saved.currentEntry?.date)
+        let offsets = changes.map { $0.0.date.timeIntervalSince(start) }
+        #expect(offsets.count == 2 && abs(offsets[0] - 2) < 0.001 && abs(offsets[1] - 3) < 0.001, "\(offsets)")
+        for (event, readAt) in changes {
+            let lateness = readAt.timeIntervalSince(event.date)
+            #expect(lateness >= -0.001 && lateness <= 0.050, "\(event.date): \(lateness) s late")
+        }
+        #expect(try fixture.summary(ticker).currentEntry?.content.objectValue?["n"] == .integer(2))
+    }
 }
