@@ -89,4 +89,24 @@ struct DefaultsChainTests {
         let id = try fixture.add("keyed", "apikey=secret")
         #expect(try fixture.waitUntilIdle(id).configuration == ["city": .string("Lyon"), "apikey": .string("secret")])
     }
+
+    @Test("while add waits for a slow defaults answer, other clients are served")
+    func slowDefaultsDoNotHoldOthersUp() throws {
+        let fixture = try DaemonFixture()
+        try fixture.addScriptedKind("weather", widget: Self.manifest,
+                                    behaviour: ScriptedProvider.Behaviour(sleep: 1.5, defaults: [:]))
+        try fixture.start()
+        let adding = try fixture.startWidgetctl(["add", "--kind", "weather"])
+        _ = try eventually("the defaults request to start") {
+            fixture.runs.contains { $0.request == "defaults" && $0.event == "start" } ? true : nil
+        }
+        let listed = try fixture.widgetctlSucceeding("list", "--json")
+        let status = try fixture.widgetctlSucceeding("status", "--json").decoded(StatusMethod.Reply.self)
+        #expect(adding.process.isRunning, "list and status were answered while add still waited")
+        #expect(try listed.decoded([WidgetSummary].self).isEmpty)
+        #expect(status.widgets == 0)
+        let added = adding.wait()
+        #expect(added.status == 0, "\(added)")
+        #expect(added.standardOutput == "w1\n")
+    }
 }
