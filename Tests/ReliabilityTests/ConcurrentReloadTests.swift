@@ -124,9 +124,10 @@ struct ConcurrentReloadTests {
         #expect(runsPerWidget.values.allSatisfy { $0 <= 2 }, "one run plus at most one follow-up: \(runsPerWidget)")
         #expect(world.isRunning)
         let runs = runsPerWidget.values.reduce(0, +)
+        let decided = decisions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         print("R4: \(Self.requests) concurrent Reload --kind on \(Self.requests) connections for "
               + "\(Self.widgetCount) widgets, all answered in " + String(format: "%.2f s", answeredIn)
-              + "; decisions \(decisions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))"
-              + "; \(inFlightDuringBurst) runs in flight during it; then \(runs) runs (max per widget \(runsPerWidget.values.max() ?? 0)), overlaps \(overlaps.count)")
+              + "; decisions \(decided); \(inFlightDuringBurst) runs in flight during it; then \(runs) runs "
+              + "(max per widget \(runsPerWidget.values.max() ?? 0)), overlaps \(overlaps.count)")
     }
 }

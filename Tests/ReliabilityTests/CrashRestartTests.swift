@@ -11,6 +11,7 @@ struct CrashRestartTests {
     static let widgetCount = 100
     static let floor = 2.0
     static let dailyBudget = 1.0
+    static let burstBudget = 100_000.0
 
     /// Logs each run's start (seconds since boot, from /proc/uptime, shell builtins only) and widget id, then
     /// answers one past entry with policy `atEnd`: the widget is due again as soon as its floor allows.
@@ -29,7 +30,7 @@ struct CrashRestartTests {
         let world = try ReliabilityWorld(config: """
             minimum-interval = \(Self.floor)
             daily-budget = \(Self.dailyBudget)
-            burst-budget = 100000
+            burst-budget = \(Int(Self.burstBudget))
             coalesce-window = 0
             max-concurrent-runs = 4
             """)
@@ -48,6 +49,8 @@ struct CrashRestartTests {
         var random = SeededGenerator(seed: seed)
         var tokens = try Self.tokens(world.list(), expected: expected)
         var observedAt = bootSeconds()
+        let fullAt = observedAt
+        let runsLog = world.providersDirectory.appendingPathComponent("runs.log")
         var integrityFailures: [String] = []
         var refunds: [String] = []
         var lost: [String] = []
@@ -63,6 +66,8 @@ struct CrashRestartTests {
             let restart = bootSeconds()
             try world.start()
             restartSeconds.append(bootSeconds() - restart)
+            // Stamps first: every start counted here happened before the List below, so its spend shows there.
+            let started = try Self.starts(in: runsLog)
             let summaries = try world.list()
             let now = bootSeconds()
             let current: [String: Double]
@@ -76,6 +81,15 @@ struct CrashRestartTests {
             let refill = (now - observedAt) * Self.dailyBudget / 86_400
             for (id, value) in current where value > (tokens[id] ?? 0) + refill + 0.001 {
                 refunds.append("kill \(round): \(id) had \(tokens[id] ?? 0) tokens, has \(value)")
+            }
+            // Every provider start but the budget-exempt initial one spent a token, whether or not the daemon lived
+            // to record it: a start the restarted daemon forgot shows as more tokens than the starts allow.
+            let refillSinceFull = (now - fullAt) * Self.dailyBudget / 86_400
+            for (id, value) in current {
+                let spent = Double(max(0, (started[id]?.count ?? 0) - 1))
+                if value > Self.burstBudget - spent + refillSinceFull + 0.001 {
+                    refunds.append("kill \(round): \(id) has \(value) tokens after \(Int(spent)) budgeted starts")
+                }
             }
             tokens = current
             observedAt = now
@@ -111,17 +125,22 @@ struct CrashRestartTests {
         return byID.mapValues(\.tokens)
     }
 
-    /// Pairs of run starts of one widget closer than the floor, skipping each widget's first (initial) run.
-    static func floorViolations(_ log: URL) throws -> (runs: Int, pairs: [String], shortestGap: Double) {
+    /// Each widget's provider starts (seconds since boot), as the providers stamped them.
+    static func starts(in log: URL) throws -> [String: [Double]] {
         let text = try String(contentsOf: log, encoding: .utf8)
         var starts: [String: [Double]] = [:]
-        var runs = 0
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
             guard parts.count == 2, let time = Double(parts[0]) else { continue }
             starts[String(parts[1]), default: []].append(time)
-            runs += 1
         }
+        return starts
+    }
+
+    /// Pairs of run starts of one widget closer than the floor, skipping each widget's first (initial) run.
+    static func floorViolations(_ log: URL) throws -> (runs: Int, pairs: [String], shortestGap: Double) {
+        let starts = try starts(in: log)
+        let runs = starts.values.map(\.count).reduce(0, +)
         var pairs: [String] = []
         var shortest = Double.infinity
         // The provider stamps its own start: /proc/uptime's 10 ms resolution plus the spawn's jitter under load

@@ -106,7 +106,8 @@ struct HostileProviderTests {
                 #expect(seconds <= hostile.timeout + Self.grace + 1, "\(hostile): contained in \(seconds) s")
             }
             let quarantine = mine.first { $0.messageID == .quarantined }
-            #expect(quarantine?.fields["FAILURE_REASON"] == hostile.reason, "\(hostile): \(String(describing: quarantine))")
+            #expect(quarantine?.fields["FAILURE_REASON"] == hostile.reason,
+                    "\(hostile): \(String(describing: quarantine))")
             let summary = summaries.first { $0.id == id }
             #expect(summary?.state == "quarantined", "\(hostile): \(String(describing: summary?.state))")
             #expect(summary?.currentEntry?.content == .object(["text": .string("good \(hostile.kind)")]),

@@ -50,7 +50,7 @@ struct MalformedControlTests {
         #"{"method":"io.widgetscheduler.Scheduler.Reload","parameters":{"kind":"calm","foreground":true}}"#,
         #"{"method":"io.widgetscheduler.Scheduler.Add","parameters":{"kind":"calm","parameters":{}}}"#,
         #"{"method":"io.widgetscheduler.Scheduler.List"}"#,
-        #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"io.widgetscheduler.Scheduler"}}"#,
+        #"{"method":"org.varlink.service.GetInterfaceDescription","parameters":{"interface":"io.widgetscheduler."}}"#,
     ]
 
     static let wrongTypes: [String] = [
@@ -64,7 +64,7 @@ struct MalformedControlTests {
         #"{"method":"io.widgetscheduler.Scheduler.Timeline","parameters":{"widget":1e400}}"#,
         #"{"method":"io.widgetscheduler.Scheduler.List","more":"please"}"#,
         #"{"method":"io.widgetscheduler.Scheduler.List","oneway":1}"#,
-        #"{"method":"io.widgetscheduler.Scheduler.DataSet","parameters":{"group":"../etc","key":"passwd","value":"x"}}"#,
+        #"{"method":"io.widgetscheduler.Scheduler.DataSet","parameters":{"group":"../etc","key":"pw","value":"x"}}"#,
         #"{"method":"io.widgetscheduler.Scheduler.Configure","parameters":{"widget":"w999","parameters":{"x":1}}}"#,
     ]
 

@@ -36,7 +36,9 @@ struct UnauthorizedPeerTests {
         try world.start()
         let widget = try world.add("guarded")
         let runsLog = world.providersDirectory.appendingPathComponent("runs.log")
-        _ = try eventually("the initial run") { (try? String(contentsOf: runsLog, encoding: .utf8)) != nil ? true : nil }
+        _ = try eventually("the initial run") {
+            (try? String(contentsOf: runsLog, encoding: .utf8)) != nil ? true : nil
+        }
         Thread.sleep(forTimeInterval: 0.3)
         let runsBefore = try String(contentsOf: runsLog, encoding: .utf8)
         let widgetctl = try DaemonExecutables.path("widgetctl")
