@@ -31,12 +31,14 @@ struct MalformedControlTests {
     /// What a message got.
     struct Outcomes {
         var errors = 0
+        var errorNames: [String: Int] = [:]
         var closes = 0
         var answered: [String] = []
         var silent: [String] = []
 
         mutating func merge(_ other: Outcomes) {
             errors += other.errors
+            errorNames.merge(other.errorNames, uniquingKeysWith: +)
             closes += other.closes
             answered += other.answered
             silent += other.silent
@@ -159,6 +161,8 @@ struct MalformedControlTests {
                     switch reply {
                     case .message where reply.errorName != nil:
                         outcomes.errors += 1
+                        let name = reply.errorName?.split(separator: ".").last.map(String.init) ?? ""
+                        outcomes.errorNames[name, default: 0] += 1
                     case .message(let text):
                         outcomes.answered.append("\(family.rawValue) #\(index): \(text.prefix(200))")
                     case .closed:
@@ -185,6 +189,7 @@ struct MalformedControlTests {
         let duringLatencies = during.withLock { $0 }
         #expect(total == 10_000)
         #expect(outcomes.errors + outcomes.closes + outcomes.answered.count + outcomes.silent.count == total)
+        let names = outcomes.errorNames.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }
         #expect(outcomes.silent.isEmpty, "messages without a reply or a close: \(outcomes.silent.prefix(5))")
         #expect(outcomes.answered.isEmpty, "malformed messages answered as if valid: \(outcomes.answered.prefix(5))")
         #expect(world.isRunning, "the daemon stays up")
@@ -196,7 +201,8 @@ struct MalformedControlTests {
         func milliseconds(_ value: Double) -> String { String(format: "%.2f ms", value * 1000) }
         print("R3: \(total) malformed messages (seed \(seed)) in " + String(format: "%.1f s", floodSeconds)
               + " with \(Self.idleConnections) idle connections, daemon at RLIMIT_NOFILE 1024: \(outcomes.errors) "
-              + "errors, \(outcomes.closes) clean closes, \(outcomes.silent.count) silent; Status p50 before "
+              + "errors (\(names.joined(separator: ", "))), \(outcomes.closes) clean closes, "
+              + "\(outcomes.silent.count) silent; Status p50 before "
               + "\(milliseconds(median(before))), during \(milliseconds(median(duringLatencies))) "
               + "(\(duringLatencies.count) calls), after \(milliseconds(median(after)))")
     }
