@@ -8,6 +8,8 @@ public final class ControlClient {
     private let fd: Int32
     private let path: String
     private var inbox: [UInt8] = []
+    /// The largest reply accepted: `List` of 100 000 widgets is ~28 MB.
+    static let maximumReplySize = 256 << 20
 
     /// The socket path: `--socket`, else `WIDGET_SCHEDULER_SOCKET`, else the default.
     public static func socketPath(option: String?, environment: [String: String]) -> String {
@@ -137,8 +139,8 @@ public final class ControlClient {
                 }
                 return reply
             }
-            if inbox.count > ControlInterface.maximumMessageSize * 16 {
-                throw .badReply("reply larger than \(ControlInterface.maximumMessageSize * 16) bytes")
+            if inbox.count > Self.maximumReplySize {
+                throw .badReply("reply larger than \(Self.maximumReplySize) bytes")
             }
             var waitMilliseconds: Int32 = -1
             if let deadline {

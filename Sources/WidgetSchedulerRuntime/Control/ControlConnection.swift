@@ -205,18 +205,20 @@ final class ControlConnection {
     func send(_ reply: VarlinkReply, for call: VarlinkCall) {
         guard !closed, !call.request.isOneway else { return }
         append(reply)
-        queued(for: call)
+        queued(for: call, continues: reply.isContinued)
     }
 
     /// Queues a reply of `call` whose parameters object is already encoded; called by `VarlinkCall`.
     func send(encoded parameters: [UInt8], continues: Bool, for call: VarlinkCall) {
         guard !closed, !call.request.isOneway else { return }
         append(encoded: parameters, continues: continues)
-        queued(for: call)
+        queued(for: call, continues: continues)
     }
 
-    private func queued(for call: VarlinkCall) {
-        if pendingOutputCount > outputLimit {
+    /// Only a stream's replies count against `outputLimit`: a final reply is bounded by its request (`List` of
+    /// 100 000 widgets is ~28 MB) and the call ends with it, while a stream nobody reads grows without end.
+    private func queued(for call: VarlinkCall, continues: Bool) {
+        if continues && pendingOutputCount > outputLimit {
             finishClose()
         }
         if !processing { delegate?.connectionNeedsService(self) }
