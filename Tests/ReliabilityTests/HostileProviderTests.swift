@@ -13,7 +13,6 @@ struct HostileKind: Sendable, CustomStringConvertible {
     var body: String
     var timeout = 2.0
     var reason: String
-    var interpreter = "/bin/sh"
 
     var description: String { "\(kind): \(behaviour)" }
 
