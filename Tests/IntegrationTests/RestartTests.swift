@@ -162,12 +162,11 @@ struct RestartTests {
         let asked = Date()
         fixture.signal(SIGTERM)
         let exit = try #require(fixture.waitForDaemonExit(timeout: 10), "the daemon stops within 10 s")
-        #expect(exit.status == 0)
-        #expect(exit.reason == .exit)
+        #expect(exit == .exited(0))
         #expect(Date().timeIntervalSince(asked) < 5, "a 30 s run does not hold the stop up")
         _ = try eventually("the watch stream to end") { watch.hasEnded ? true : nil }
         watch.stop()
-        #expect(watch.process.terminationStatus == 0, "the stream ended cleanly")
+        #expect(watch.process.termination == .exited(0), "the stream ended cleanly")
         #expect(!fixture.runs.contains { $0.reason == "explicit" && $0.event == "end" }, "the run was ended")
 
         try fixture.setBehaviour(ScriptedProvider.Behaviour(), for: "slow")

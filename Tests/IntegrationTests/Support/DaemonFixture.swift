@@ -19,13 +19,16 @@ final class DaemonFixture {
     let providersDirectory: URL
     let configURL: URL
     let socketPath: String
+    /// The daemon and watch clients run under SCHED_FIFO (for lateness measurements).
+    let realTime: Bool
     private let daemonLogURL: URL
-    private var daemon: Process?
+    private var daemon: ChildProcess?
     private var streams: [StreamingCommand] = []
 
     /// Creates the directories, writes `config` as the configuration file and installs the scripted provider.
-    /// Nothing runs until `start()`.
-    init(config: String = "") throws {
+    /// Nothing runs until `start()`. With `realTime`, the daemon and `watch` clients run under SCHED_FIFO.
+    init(config: String = "", realTime: Bool = false) throws {
+        self.realTime = realTime
         var template = Array("/tmp/widget-integration-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw IntegrationFailure("mkdtemp: errno \(errno)") }
         root = URL(fileURLWithPath: String(cString: made), isDirectory: true)
@@ -94,15 +97,14 @@ final class DaemonFixture {
 
     /// The daemon's process id while it runs.
     var daemonPID: Int32? {
-        daemon?.processIdentifier
+        daemon?.pid
     }
 
     /// Starts `widget-scheduler` and waits until its socket accepts connections.
     func start() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try BuiltProducts.executable("widget-scheduler"))
-        process.arguments = [
-            "--config", configURL.path, "--state-dir", stateDirectory.path, "--runtime-dir", runtimeDirectory.path,
+        let arguments = [
+            try BuiltProducts.executable("widget-scheduler"), "--config", configURL.path,
+            "--state-dir", stateDirectory.path, "--runtime-dir", runtimeDirectory.path,
             "--providers-dir", providersDirectory.path, "--log-level", "debug",
         ]
         var environment = ProcessInfo.processInfo.environment
@@ -110,20 +112,16 @@ final class DaemonFixture {
                      "JOURNAL_STREAM", "STATE_DIRECTORY", "RUNTIME_DIRECTORY"] {
             environment[name] = nil
         }
-        process.environment = environment
-        if !FileManager.default.fileExists(atPath: daemonLogURL.path) {
-            _ = FileManager.default.createFile(atPath: daemonLogURL.path, contents: nil)
-        }
-        let log = try FileHandle(forWritingTo: daemonLogURL)
-        log.seekToEndOfFile()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
+        let input = try Descriptor.null()
+        defer { close(input) }
+        let log = try Descriptor.openForWriting(daemonLogURL.path, append: true)
+        defer { close(log) }
+        let process = try ChildProcess(arguments, environment: environment, input: input, output: log, error: log)
         daemon = process
+        if realTime { process.makeRealTime() }
         _ = try eventually("the daemon's socket \(socketPath); log:\n\(daemonLog)") { () -> Bool? in
-            guard process.isRunning else {
-                throw IntegrationFailure("the daemon exited with status \(process.terminationStatus):\n\(daemonLog)")
+            if let ended = process.termination {
+                throw IntegrationFailure("the daemon ended (\(ended)) before listening:\n\(daemonLog)")
             }
             return (try? RawControlSocket(path: socketPath)) != nil ? true : nil
         }
@@ -131,26 +129,19 @@ final class DaemonFixture {
 
     /// Sends `signal` to the daemon.
     func signal(_ signal: Int32) {
-        if let pid = daemonPID { kill(pid, signal) }
+        daemon?.signal(signal)
     }
 
-    /// Waits up to `timeout` seconds for the daemon to exit by itself; returns its termination status and reason,
-    /// or nil if it still runs.
-    func waitForDaemonExit(timeout: Double) -> (status: Int32, reason: Process.TerminationReason)? {
-        guard let process = daemon else { return nil }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-        guard !process.isRunning else { return nil }
-        process.waitUntilExit()
+    /// Waits up to `timeout` seconds for the daemon to exit by itself; returns how it ended, or nil if it still runs.
+    func waitForDaemonExit(timeout: Double) -> ChildProcess.Termination? {
+        guard let ended = daemon?.waitForExit(timeout: timeout) else { return nil }
         daemon = nil
-        return (process.terminationStatus, process.terminationReason)
+        return ended
     }
 
     /// Kills the daemon with SIGKILL (a crash, as far as its state can tell) and waits for it to be gone.
     func stopDaemon() {
-        guard let process = daemon else { return }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        daemon?.killAndWait()
         daemon = nil
     }
 
@@ -190,7 +181,8 @@ final class DaemonFixture {
     /// Starts a long-running `widgetctl ARGUMENTS` (`watch`) whose lines are read as they come; it is killed with
     /// the fixture.
     func streamWidgetctl(_ arguments: [String]) throws -> StreamingCommand {
-        let stream = try StreamingCommand(widgetctlCommand(arguments, as: .root), environment: clientEnvironment)
+        let stream = try StreamingCommand(widgetctlCommand(arguments, as: .root), environment: clientEnvironment,
+                                          realTime: realTime)
         streams.append(stream)
         return stream
     }

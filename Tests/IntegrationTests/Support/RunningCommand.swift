@@ -5,7 +5,7 @@ import Glibc
 /// up and block it.
 final class RunningCommand: @unchecked Sendable {
     let command: [String]
-    let process = Process()
+    let process: ChildProcess
     private let outputURL: URL
     private let errorURL: URL
 
@@ -15,36 +15,27 @@ final class RunningCommand: @unchecked Sendable {
         let name = UUID().uuidString
         outputURL = scratch.appendingPathComponent("\(name).out")
         errorURL = scratch.appendingPathComponent("\(name).err")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
+        let input = try Descriptor.null()
+        defer { close(input) }
+        let output = try Descriptor.openForWriting(outputURL.path)
+        defer { close(output) }
+        let error = try Descriptor.openForWriting(errorURL.path)
+        defer { close(error) }
+        process = try ChildProcess(arguments, environment: environment, input: input, output: output, error: error)
     }
 
     /// Waits for the end, killing the command if it is still running after `timeout` seconds.
     func wait(timeout: Double = 15) -> CommandResult {
-        let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
-        while process.isRunning {
-            if Date() >= deadline {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.002)
+        if process.waitForExit(timeout: timeout) == nil {
+            timedOut = true
+            process.killAndWait()
         }
-        process.waitUntilExit()
         let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         let error = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
         try? FileManager.default.removeItem(at: outputURL)
         try? FileManager.default.removeItem(at: errorURL)
-        return CommandResult(command: command, status: process.terminationStatus, standardOutput: output,
+        return CommandResult(command: command, status: process.exitStatus ?? -1, standardOutput: output,
                              standardError: error, timedOut: timedOut)
     }
 }
@@ -58,22 +49,33 @@ final class StreamingCommand: @unchecked Sendable {
         var readAt: Date
     }
 
-    let process = Process()
+    let process: ChildProcess
     private let lock = NSLock()
     private var received: [Line] = []
     private var ended = false
 
-    init(_ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let descriptor = pipe.fileHandleForReading.fileDescriptor
-        let thread = Thread { [self] in readLines(from: descriptor, keeping: pipe) }
+    /// Starts the command; with `realTime`, it and the thread reading it run under SCHED_FIFO.
+    init(_ arguments: [String], environment: [String: String], realTime: Bool = false) throws {
+        let input = try Descriptor.null()
+        defer { close(input) }
+        let discard = try Descriptor.openForWriting("/dev/null", append: true)
+        defer { close(discard) }
+        let pipe = try Descriptor.pipe()
+        do {
+            process = try ChildProcess(arguments, environment: environment, input: input, output: pipe.write,
+                                       error: discard)
+        } catch {
+            close(pipe.read)
+            close(pipe.write)
+            throw error
+        }
+        // Only the child may hold the write end, so that its exit is the end of the stream.
+        close(pipe.write)
+        if realTime { process.makeRealTime() }
+        let thread = Thread { [self] in
+            if realTime { ChildProcess.makeCurrentThreadRealTime() }
+            readLines(from: pipe.read)
+        }
         thread.start()
     }
 
@@ -93,11 +95,10 @@ final class StreamingCommand: @unchecked Sendable {
 
     /// Ends the command (SIGKILL) and waits for it.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.killAndWait()
     }
 
-    private func readLines(from descriptor: Int32, keeping pipe: Pipe) {
+    private func readLines(from descriptor: Int32) {
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -114,9 +115,9 @@ final class StreamingCommand: @unchecked Sendable {
                 lock.unlock()
             }
         }
+        close(descriptor)
         lock.lock()
         ended = true
         lock.unlock()
-        withExtendedLifetime(pipe) {}
     }
 }

@@ -1,0 +1,148 @@
+import Foundation
+import Glibc
+
+/// A child process started with `posix_spawn`, its standard streams given as descriptors. Foundation's `Process`
+/// is not used: tests run in parallel, and its spawning races with descriptors that other threads open and close
+/// (seen as EBADF from `run()` and as lost output). Every descriptor the tests open is close-on-exec, so a child
+/// inherits exactly its three streams.
+final class ChildProcess: @unchecked Sendable {
+    /// How the child ended.
+    enum Termination: Equatable, Sendable {
+        case exited(Int32)
+        case signalled(Int32)
+    }
+
+    let pid: pid_t
+    private let lock = NSLock()
+    private var ended: Termination?
+
+    /// Starts `arguments[0]` (an absolute path) with `environment`; the descriptors become its stdin, stdout and
+    /// stderr. The caller keeps ownership of the descriptors.
+    init(_ arguments: [String], environment: [String: String], input: Int32, output: Int32, error: Int32) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        posix_spawn_file_actions_adddup2(&actions, error, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
+        guard result == 0 else {
+            throw IntegrationFailure("cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+        }
+        pid = child
+    }
+
+    deinit {
+        if termination == nil {
+            kill(pid, SIGKILL)
+            _ = waitForExit(timeout: 5)
+        }
+    }
+
+    /// How the child ended, or nil while it runs (reaps it once it has ended).
+    var termination: Termination? {
+        lock.lock()
+        defer { lock.unlock() }
+        if let ended { return ended }
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        guard reaped == pid else { return nil }
+        ended = status & 0x7F == 0 ? .exited((status >> 8) & 0xFF) : .signalled(status & 0x7F)
+        return ended
+    }
+
+    var isRunning: Bool { termination == nil }
+
+    /// The exit status, or 128 + the signal for a child killed by one (as a shell says it).
+    var exitStatus: Int32? {
+        switch termination {
+        case .exited(let status)?: return status
+        case .signalled(let signal)?: return 128 + signal
+        case nil: return nil
+        }
+    }
+
+    /// Sends `signal` to the child if it still runs.
+    func signal(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
+    /// Waits up to `timeout` seconds for the end; returns how it ended, or nil if it still runs.
+    @discardableResult
+    func waitForExit(timeout: Double) -> Termination? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let termination { return termination }
+            guard Date() < deadline else { return nil }
+            usleep(2_000)
+        }
+    }
+
+    /// Puts the child under SCHED_FIFO priority 1, its own children reset to the normal policy, so that a
+    /// measurement of lateness is not a measurement of the other tests running in parallel. Best effort: without
+    /// the privilege, nothing changes.
+    func makeRealTime() {
+        let resetOnFork: Int32 = 0x4000_0000
+        var parameter = sched_param(sched_priority: 1)
+        _ = sched_setscheduler(pid, SCHED_FIFO | resetOnFork, &parameter)
+    }
+
+    /// `makeRealTime()` for the calling thread of the test process.
+    static func makeCurrentThreadRealTime() {
+        var parameter = sched_param(sched_priority: 1)
+        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter)
+    }
+
+    /// Kills the child with SIGKILL and waits for it.
+    func killAndWait() {
+        signal(SIGKILL)
+        while waitForExit(timeout: 5) == nil { kill(pid, SIGKILL) }
+    }
+}
+
+/// Close-on-exec descriptors for the children's streams.
+enum Descriptor {
+    /// Opens `path` for writing (created, truncated or appended), close-on-exec.
+    static func openForWriting(_ path: String, append: Bool = false) throws -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o644)
+        guard fd >= 0 else { throw IntegrationFailure("cannot open \(path): errno \(errno)") }
+        return fd
+    }
+
+    /// `/dev/null` for reading, close-on-exec.
+    static func null() throws -> Int32 {
+        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw IntegrationFailure("cannot open /dev/null: errno \(errno)") }
+        return fd
+    }
+
+    /// A close-on-exec stream pair, used as a pipe: (read end, write end). A socket pair is made close-on-exec
+    /// atomically, where `pipe` + `fcntl` would leave a window for another thread's child to inherit it.
+    static func pipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw IntegrationFailure("socketpair: errno \(errno)")
+        }
+        shutdown(ends[0], Int32(SHUT_WR))
+        shutdown(ends[1], Int32(SHUT_RD))
+        return (ends[0], ends[1])
+    }
+}
