@@ -47,8 +47,12 @@ final class DaemonFixture {
     deinit {
         for stream in streams { stream.stop() }
         stopDaemon()
-        if ProcessInfo.processInfo.environment["WIDGET_INTEGRATION_KEEP"] == nil {
-            try? FileManager.default.removeItem(at: root)
+        guard ProcessInfo.processInfo.environment["WIDGET_INTEGRATION_KEEP"] == nil else { return }
+        // A provider of a run the kill -9 orphaned may still write its log for a moment: try again briefly.
+        for _ in 0..<20 {
+            if (try? FileManager.default.removeItem(at: root)) != nil
+                || !FileManager.default.fileExists(atPath: root.path) { return }
+            usleep(50_000)
         }
     }
 
