@@ -127,6 +127,8 @@ struct CrashRestartTests {
 
     /// Each widget's provider starts (seconds since boot), as the providers stamped them.
     static func starts(in log: URL) throws -> [String: [Double]] {
+        // No file yet: no provider has stamped (the first kill can come before the first run).
+        guard FileManager.default.fileExists(atPath: log.path) else { return [:] }
         let text = try String(contentsOf: log, encoding: .utf8)
         var starts: [String: [Double]] = [:]
         for line in text.split(separator: "\n") {
