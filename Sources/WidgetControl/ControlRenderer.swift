@@ -55,12 +55,15 @@ public struct ControlRenderer: Sendable {
     }
 
     /// `w1: ran at 10:37:07`, `w2: coalesced into the run at 10:42:07`, `w3: deferred until 10:42:07 (budget
-    /// exhausted)`.
+    /// exhausted)`, `w4: deferred until a run slot is free (concurrency limit)`.
     public func decision(_ decision: ReloadDecision) -> String {
         let at = time.clock(decision.at)
         switch decision.decision {
         case .ran: return "\(decision.widget): ran at \(at)"
         case .coalesced: return "\(decision.widget): coalesced into the run at \(at)"
+        case .deferred where decision.because == .concurrency:
+            // Its time is only when it became eligible: it starts as soon as a running provider ends.
+            return "\(decision.widget): \(palette.yellow("deferred")) until a run slot is free (concurrency limit)"
         case .deferred:
             let reason = decision.because.map { " (\($0.phrase))" } ?? ""
             return "\(decision.widget): \(palette.yellow("deferred")) until \(at)\(reason)"

@@ -16,12 +16,14 @@ import WidgetProtocol
             ReloadDecision(widget: "w2", decision: .coalesced, at: now.addingTimeInterval(300)),
             ReloadDecision(widget: "w3", decision: .deferred, at: now.addingTimeInterval(300), because: .floor),
             ReloadDecision(widget: "w4", decision: .deferred, at: now.addingTimeInterval(86_400), because: .budget),
+            ReloadDecision(widget: "w5", decision: .deferred, at: now, because: .concurrency),
         ])
         #expect(lines == [
             "w1: ran at 10:37:07",
             "w2: coalesced into the run at 10:42:07",
             "w3: deferred until 10:42:07 (minimum interval)",
             "w4: deferred until 2026-11-23 10:37:07 (budget exhausted)",
+            "w5: deferred until a run slot is free (concurrency limit)",
         ])
     }
 

@@ -346,7 +346,9 @@ public final class WidgetService {
         var text = "\(id): reload request \(decided.decision.name)"
         if let because = decided.decision.because {
             fields[JournalField.because] = "\(because.rawValue)"
-            text += " until \(at) (\(because.phrase))"
+            // A run waiting for a slot has no planned time of its own: it starts when a running provider ends.
+            text += because == .concurrency ? " until a run slot is free (\(because.phrase))"
+                : " until \(at) (\(because.phrase))"
         } else if case .coalesced = decided.decision {
             text += " with the run at \(at)"
         }
