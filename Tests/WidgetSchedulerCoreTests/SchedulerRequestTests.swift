@@ -50,6 +50,49 @@ struct SchedulerRequestTests {
         #expect(SchedulerHarness.starts(harness.tick(5_000)).isEmpty)
     }
 
+    @Test func aRepeatedRequestForAWidgetWhoseRunIsPlannedChangesNothing() {
+        var harness = Self.added()
+        let first = harness.at(100, .reloadRequested(.kind("weather"), foreground: false, request: 1))
+        #expect(Self.changedPlan(first) == ["w": true])
+        #expect(first.contains(.stateChanged(widget: "w")))
+        let repeated = harness.at(200, .reloadRequested(.kind("weather"), foreground: false, request: 2))
+        #expect(Self.changedPlan(repeated) == ["w": false], "joined the deferred run: nothing to persist or log")
+        #expect(!repeated.contains(.stateChanged(widget: "w")))
+        let foreground = harness.at(210, .reloadRequested(.kind("weather"), foreground: true, request: 3))
+        #expect(Self.changedPlan(foreground) == ["w": true], "a foreground request replaces the plan and runs")
+    }
+
+    @Test func aRepeatedRequestDuringARunChangesNothingOnceTheFollowUpIsPlanned() {
+        var harness = Self.added()
+        _ = harness.reload(300, .kind("weather"))
+        let followUp = harness.at(301, .reloadRequested(.kind("weather"), foreground: false, request: 1))
+        #expect(Self.changedPlan(followUp) == ["w": true], "the first request during a run plans the follow-up")
+        let repeated = harness.at(302, .reloadRequested(.kind("weather"), foreground: false, request: 2))
+        #expect(Self.changedPlan(repeated) == ["w": false])
+    }
+
+    @Test func aRepeatedRequestKeepsAWidgetsPlaceInTheSlotQueue() {
+        var harness = SchedulerHarness(SchedulerSettings(maxConcurrentRuns: 1))
+        for id in ["a", "b", "c"] {
+            harness.at(0, .widgetAdded(id: id, kind: "k"))
+        }
+        harness.succeed("a", at: 1)
+        harness.succeed("b", at: 2)
+        harness.succeed("c", at: 3)
+        harness.at(400, .widgetAdded(id: "busy", kind: "other"))
+        _ = harness.reload(401, .widgets(["b"]))
+        _ = harness.reload(401, .widgets(["c"]))
+        #expect(harness.reload(402, .widgets(["b"])) == ["b": .coalesced(at: 402)], "waiting for a slot, due now")
+        #expect(SchedulerHarness.starts(harness.succeed("busy", at: 403)) == ["b": .explicit],
+                "b asked first and asking again does not send it behind c")
+    }
+
+    static func changedPlan(_ actions: [SchedulerAction]) -> [String: Bool] {
+        var changed: [String: Bool] = [:]
+        for case .decided(let decided) in actions { changed[decided.widget] = decided.changedPlan }
+        return changed
+    }
+
     @Test func aForegroundReloadIgnoresTheFloorAndSpendsNoToken() {
         var harness = Self.added()
         let before = harness.scheduler.tokens(of: "w", at: harness.now)

@@ -143,6 +143,7 @@ public struct Scheduler: Sendable {
         _ id: String, _ run: PendingRun, request: Int, at now: Instant, into actions: inout [SchedulerAction]
     ) {
         guard var schedule = widgets[id] else { return }
+        let liftsQuarantine = schedule.quarantined
         // An explicit, foreground or configuration request lifts quarantine and gives the provider another try now.
         if schedule.quarantined {
             schedule.quarantined = false
@@ -152,17 +153,24 @@ public struct Scheduler: Sendable {
         // slot). A policy reload planned for later is not such a run: the request pulls it forward instead.
         let joined = schedule.inFlight != nil
             || schedule.pending.map { $0.due.resolved(at: now) <= now.monotonic + Self.tolerance } == true
+        let pendingBefore = schedule.pending
         schedule.pending = schedule.pending.merging(run, at: now)
+        // Repeated requests for a widget whose run is already planned change nothing, so nothing is persisted: a
+        // `reload --kind` of thousands of widgets then costs a lookup per widget, not a write.
+        let changedPlan = liftsQuarantine || schedule.pending != pendingBefore
         widgets[id] = schedule
-        actions.append(.stateChanged(widget: id))
+        if changedPlan { actions.append(.stateChanged(widget: id)) }
 
         if schedule.inFlight != nil {
             let plan = plannedRun(for: id, at: now)
             actions.append(.decided(RequestDecision(
-                request: request, widget: id, decision: .coalesced(at: plan?.at ?? now.monotonic))))
+                request: request, widget: id, decision: .coalesced(at: plan?.at ?? now.monotonic),
+                changedPlan: changedPlan)))
             return
         }
-        slotQueue.remove(id)
+        // A changed plan may change the widget's place in the slot queue (a foreground request goes first); an
+        // unchanged one keeps its place rather than going to the back.
+        if changedPlan { slotQueue.remove(id) }
         let started = evaluate(id, at: now, into: &actions)
         let decision: Decision
         if started {
@@ -176,7 +184,8 @@ public struct Scheduler: Sendable {
         } else {
             decision = .coalesced(at: now.monotonic)
         }
-        actions.append(.decided(RequestDecision(request: request, widget: id, decision: decision)))
+        actions.append(.decided(RequestDecision(request: request, widget: id, decision: decision,
+                                                changedPlan: changedPlan || started)))
     }
 
     private mutating func finish(

@@ -5,11 +5,15 @@ public struct RequestDecision: Sendable, Hashable {
     public var request: Int
     public var widget: String
     public var decision: Decision
+    /// False when the request changed nothing: it joined a run already in flight with its follow-up already
+    /// planned, or a run already due and waiting with the same reason. A caller may log such decisions in bulk.
+    public var changedPlan: Bool
 
-    public init(request: Int, widget: String, decision: Decision) {
+    public init(request: Int, widget: String, decision: Decision, changedPlan: Bool = true) {
         self.request = request
         self.widget = widget
         self.decision = decision
+        self.changedPlan = changedPlan
     }
 }
 
