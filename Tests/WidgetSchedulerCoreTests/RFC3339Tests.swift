@@ -29,7 +29,22 @@ func nonRFC3339IsRejected(_ text: String) {
     (1_767_600_000.25, "2026-01-05T08:00:00.250Z"),
     (-1.0, "1969-12-31T23:59:59Z"),
     (951_782_400.0, "2000-02-29T00:00:00Z"),
+    (1_795_343_827.074, "2026-11-22T10:37:07.074Z"),
+    (1_795_343_827.999_6, "2026-11-22T10:37:08Z"),
+    (-62_135_596_800.0, "0001-01-01T00:00:00Z"),
+    (253_402_300_799.5, "9999-12-31T23:59:59.500Z"),
+    (253_402_300_800.0, "10000-01-01T00:00:00Z"),
 ])
 func rfc3339Formats(_ seconds: Double, _ text: String) {
     #expect(RFC3339.string(from: Date(timeIntervalSince1970: seconds)) == text)
+}
+
+@Test func everyFormattedDateParsesBackToTheSameMillisecond() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<2_000 {
+        let milliseconds = Double(Int64.random(in: -2_000_000_000_000...4_000_000_000_000, using: &generator))
+        let date = Date(timeIntervalSince1970: milliseconds / 1000)
+        let text = RFC3339.string(from: date)
+        #expect(RFC3339.date(from: text)?.timeIntervalSince1970 == date.timeIntervalSince1970, "\(text)")
+    }
 }

@@ -66,6 +66,29 @@ struct WidgetServiceTests {
         #expect(logged.first?.fields["BECAUSE"] == "floor")
     }
 
+    @Test func repeatedReloadsOfAKindLogOneEntryPerRequestNotOnePerWidget() throws {
+        let harness = try WidgetServiceHarness()
+        let ids = try (0..<3).map { _ in try harness.addWidget() }
+        for launch in harness.launcher.launches { launch.succeed(harness.timeline([0])) }
+        harness.clock.clock.advance(to: 60)
+        let first = try harness.service.reload(.kind("clock"), foreground: false)
+        #expect(first.map(\.decision) == [.deferred, .deferred, .deferred])
+        let decided = JournalMessageID.requestDecided.rawValue, unchanged = JournalMessageID.requestUnchanged.rawValue
+        #expect(harness.journal.entries(messageID: decided).count == 3, "the first request plans a run for each")
+        #expect(harness.journal.entries(messageID: unchanged).isEmpty)
+        harness.clock.clock.advance(to: 61)
+        let second = try harness.service.reload(.kind("clock"), foreground: false)
+        #expect(second.map(\.widget).sorted() == ids.sorted(), "the reply still answers for every widget")
+        #expect(second.map(\.decision) == [.coalesced, .coalesced, .coalesced])
+        #expect(harness.journal.entries(messageID: decided).count == 3, "no entry per widget for a repeat")
+        let summary = try #require(harness.journal.entries(messageID: unchanged).first)
+        #expect(summary.fields["WIDGET_COUNT"] == "3")
+        #expect(summary.fields["WIDGET_KIND"] == "clock")
+        #expect(summary.fields["DECISION"] == "coalesced")
+        harness.advance(to: 300)
+        #expect(harness.launcher.launches.count == 6, "one explicit run each, whatever the number of requests")
+    }
+
     @Test func unknownKindsAndWidgetsAreNamedInTheError() throws {
         let harness = try WidgetServiceHarness()
         #expect(throws: ControlError.unknownKind("news")) {

@@ -1,3 +1,6 @@
+import Foundation
+import WidgetSchedulerCore
+
 /// `Reload`: WidgetKit's `reloadTimelines(ofKind:)` / `reloadAllTimelines()`, or a reload of named widgets.
 /// Exactly one of `kind`, `all` or `widgets` names the target; `foreground` asks for a budget-exempt run.
 public enum ReloadMethod: VarlinkMethod {
@@ -42,12 +45,49 @@ public enum ReloadMethod: VarlinkMethod {
         public var isForeground: Bool { foreground ?? false }
     }
 
-    public struct Reply: Sendable, Hashable, Codable {
+    public struct Reply: Sendable, Hashable, Codable, JSONObjectEncodable {
         /// One decision per widget the request named.
         public var decisions: [ReloadDecision]
 
         public init(decisions: [ReloadDecision]) {
             self.decisions = decisions
+        }
+
+        /// `{"decisions":[{"at":…,"because":…,"decision":…,"widget":…},…]}`, keys sorted as `VarlinkCoding` sorts
+        /// them. The decisions of one request mostly share a few instants, so each date is formatted once.
+        public func encodedJSONObject() -> [UInt8] {
+            var output = JSONOutput(reservingCapacity: 32 + decisions.count * 96)
+            var lastDate: Date?
+            var lastText = ""
+            output.raw("{\"decisions\":[")
+            for (index, decision) in decisions.enumerated() {
+                if index > 0 { output.raw(",") }
+                if decision.at != lastDate {
+                    lastDate = decision.at
+                    lastText = RFC3339.string(from: decision.at)
+                }
+                output.raw("{\"at\":")
+                output.string(lastText)
+                output.raw(",\"because\":")
+                switch decision.because {
+                case nil: output.raw("null")
+                case .floor?: output.raw("\"floor\"")
+                case .budget?: output.raw("\"budget\"")
+                case .backoff?: output.raw("\"backoff\"")
+                case .concurrency?: output.raw("\"concurrency\"")
+                }
+                output.raw(",\"decision\":")
+                switch decision.decision {
+                case .ran: output.raw("\"ran\"")
+                case .coalesced: output.raw("\"coalesced\"")
+                case .deferred: output.raw("\"deferred\"")
+                }
+                output.raw(",\"widget\":")
+                output.string(decision.widget)
+                output.raw("}")
+            }
+            output.raw("]}")
+            return output.bytes
         }
     }
 }

@@ -20,6 +20,10 @@ public struct Scheduler: Sendable {
     public private(set) var runningCount = 0
 
     private var idsByKind: [String: Set<String>] = [:]
+    // Sorted ids of a kind and of all widgets, kept until a widget is added or removed: a request for a kind of
+    // 10 000 widgets would otherwise sort them every time.
+    private var sortedIDsByKind: [String: [String]] = [:]
+    private var sortedIDs: [String]?
     private var deadlines = DeadlineQueue()
     private var slotQueue = SlotQueue()
     private var budgetNoticeSent: Set<String> = []
@@ -43,6 +47,14 @@ public struct Scheduler: Sendable {
 
     /// All widget ids, sorted.
     public var widgetIDs: [String] { widgets.keys.sorted() }
+
+    /// Whether any widget of `kind` is scheduled.
+    public func hasWidgets(ofKind kind: String) -> Bool {
+        idsByKind[kind] != nil
+    }
+
+    /// The kinds of the scheduled widgets.
+    public var kinds: Set<String> { Set(idsByKind.keys) }
 
     /// The widget's pending run and when it will start; nil when none is pending (or it is quarantined).
     public func plannedRun(for id: String, at now: Instant) -> PlannedRun? {
@@ -133,6 +145,8 @@ public struct Scheduler: Sendable {
         if schedule.inFlight != nil { runningCount -= 1 }
         idsByKind[schedule.kind]?.remove(id)
         if idsByKind[schedule.kind]?.isEmpty == true { idsByKind[schedule.kind] = nil }
+        sortedIDsByKind[schedule.kind] = nil
+        sortedIDs = nil
         deadlines.set(id, to: nil)
         slotQueue.remove(id)
         budgetNoticeSent.remove(id)
@@ -161,16 +175,17 @@ public struct Scheduler: Sendable {
         widgets[id] = schedule
         if changedPlan { actions.append(.stateChanged(widget: id)) }
 
-        if schedule.inFlight != nil {
+        if schedule.inFlight != nil || !changedPlan {
+            // Nothing to re-evaluate: the run it joined is in flight, or planned and already on the deadline
+            // queue or the slot queue, which this turn's end visits anyway.
             let plan = plannedRun(for: id, at: now)
             actions.append(.decided(RequestDecision(
                 request: request, widget: id, decision: .coalesced(at: plan?.at ?? now.monotonic),
                 changedPlan: changedPlan)))
             return
         }
-        // A changed plan may change the widget's place in the slot queue (a foreground request goes first); an
-        // unchanged one keeps its place rather than going to the back.
-        if changedPlan { slotQueue.remove(id) }
+        // A changed plan may change the widget's place in the slot queue (a foreground request goes first).
+        slotQueue.remove(id)
         let started = evaluate(id, at: now, into: &actions)
         let decision: Decision
         if started {
@@ -184,8 +199,7 @@ public struct Scheduler: Sendable {
         } else {
             decision = .coalesced(at: now.monotonic)
         }
-        actions.append(.decided(RequestDecision(request: request, widget: id, decision: decision,
-                                                changedPlan: changedPlan || started)))
+        actions.append(.decided(RequestDecision(request: request, widget: id, decision: decision)))
     }
 
     private mutating func finish(
@@ -315,12 +329,22 @@ public struct Scheduler: Sendable {
     private mutating func insert(_ schedule: WidgetSchedule) {
         widgets[schedule.id] = schedule
         idsByKind[schedule.kind, default: []].insert(schedule.id)
+        sortedIDsByKind[schedule.kind] = nil
+        sortedIDs = nil
     }
 
-    private func ids(for target: ReloadTarget) -> [String] {
+    private mutating func ids(for target: ReloadTarget) -> [String] {
         switch target {
-        case .kind(let kind): return widgetIDs(ofKind: kind)
-        case .all: return widgetIDs
+        case .kind(let kind):
+            if let cached = sortedIDsByKind[kind] { return cached }
+            let sorted = widgetIDs(ofKind: kind)
+            sortedIDsByKind[kind] = sorted
+            return sorted
+        case .all:
+            if let cached = sortedIDs { return cached }
+            let sorted = widgetIDs
+            sortedIDs = sorted
+            return sorted
         case .widgets(let ids):
             var seen: Set<String> = []
             return ids.filter { widgets[$0] != nil && seen.insert($0).inserted }

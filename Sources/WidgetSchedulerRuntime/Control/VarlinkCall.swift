@@ -63,6 +63,7 @@ public final class VarlinkCall {
 
     /// `reply` as JSON bytes, encoded once (not through `[String: JSONValue]`), or nil if it is not an object.
     static func encodedObject<Reply: Encodable>(_ reply: Reply) -> [UInt8]? {
+        if let reply = reply as? any JSONObjectEncodable { return reply.encodedJSONObject() }
         guard let bytes = try? VarlinkCoding.encode(reply), bytes.first == UInt8(ascii: "{") else { return nil }
         return bytes
     }

@@ -72,10 +72,7 @@ public final class DaemonControlHandler: ControlHandler {
         case .reload:
             let parameters = try call.parameters(ReloadMethod.self)
             let target = try parameters.target()
-            let ids = try service.widgetIDs(for: target)
-            var kinds = kinds(of: ids)
-            if case .kind(let kind) = target { kinds.insert(kind) }
-            try check(call, kinds: kinds, foreground: parameters.isForeground, peer: peer)
+            try check(call, kinds: try service.kinds(for: target), foreground: parameters.isForeground, peer: peer)
             let decisions = try service.reload(target, foreground: parameters.isForeground)
             return .reply(ReloadMethod.Reply(decisions: decisions))
         case .list:

@@ -25,11 +25,32 @@ extension WidgetService {
         }
     }
 
+    /// The kinds a reload target touches, for authorization; an unknown kind or widget is an error naming it.
+    /// Cheap for a kind (no list of its widgets), as a `Reload` of a large kind answers in milliseconds.
+    func kinds(for target: ReloadMethod.Parameters.Target) throws(ControlError) -> Set<String> {
+        switch target {
+        case .kind(let kind):
+            guard manifests.widgetKind(kind) != nil || scheduler.hasWidgets(ofKind: kind) else {
+                throw .unknownKind(kind)
+            }
+            return [kind]
+        case .all:
+            return scheduler.kinds
+        case .widgets(let ids):
+            var kinds: Set<String> = []
+            for id in ids {
+                guard let widget = widgets[id] else { throw .unknownWidget(id) }
+                kinds.insert(widget.kind)
+            }
+            return kinds
+        }
+    }
+
     /// `reloadTimelines(ofKind:)`, `reloadAllTimelines()` or a reload of named widgets: one decision per widget.
     public func reload(_ target: ReloadMethod.Parameters.Target, foreground: Bool) throws(ControlError)
         -> [ReloadDecision]
     {
-        _ = try widgetIDs(for: target)
+        _ = try kinds(for: target)
         let coreTarget: ReloadTarget
         switch target {
         case .kind(let kind): coreTarget = .kind(kind)
@@ -39,7 +60,37 @@ extension WidgetService {
         nextRequestID += 1
         let decided = handle(.reloadRequested(coreTarget, foreground: foreground, request: nextRequestID))
         let now = clock.now()
+        logUnchanged(decided, target: target)
         return decided.map { ReloadDecision(widget: $0.widget, decision: $0.decision, now: now) }
+    }
+
+    /// One journal entry for the widgets a request left as they were (each already had that run planned or in
+    /// flight); the widgets whose plan changed got one entry each from `handle`.
+    private func logUnchanged(_ decided: [RequestDecision], target: ReloadMethod.Parameters.Target) {
+        var counts: [String: Int] = [:]
+        for decision in decided where !decision.changedPlan { counts[decision.decision.name, default: 0] += 1 }
+        let total = counts.values.reduce(0, +)
+        guard total > 0 else { return }
+        var fields: Logger.Metadata = [
+            JournalField.messageID: JournalMessageID.requestUnchanged.metadataValue,
+            JournalField.widgetCount: "\(total)",
+        ]
+        let subject: String
+        switch target {
+        case .kind(let kind):
+            subject = "kind \(kind)"
+            fields[JournalField.widgetKind] = "\(kind)"
+        case .all:
+            subject = "all widgets"
+        case .widgets(let ids):
+            subject = ids.count == 1 ? ids[0] : "\(ids.count) widgets"
+            if ids.count == 1 { fields[JournalField.widgetID] = "\(ids[0])" }
+        }
+        if counts.count == 1, let name = counts.keys.first { fields[JournalField.decision] = "\(name)" }
+        let breakdown = counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let text = "reload request for \(subject): \(total) widget(s) already had that run planned (\(breakdown)); "
+            + "nothing changed"
+        logger.info("\(text)", metadata: fields)
     }
 
     // MARK: - Add, remove, configure

@@ -192,7 +192,14 @@ public final class WidgetService {
                 widgets[id]?.lastRun = PersistedWidgetState.LastRun(startedAt: now.wall, reason: reason, outcome: nil)
             case .decided(let decided):
                 decisions.append(decided)
-                logDecision(decided, at: now)
+                if decided.changedPlan {
+                    logDecision(decided, at: now)
+                } else if !watchers.isEmpty, let kind = widgets[decided.widget]?.kind {
+                    // Logged in bulk by the request (`logUnchanged`); hosts still see each decision.
+                    broadcast(.decided(kind: kind, date: now.wall,
+                                       decision: ReloadDecision(widget: decided.widget, decision: decided.decision,
+                                                                now: now)))
+                }
             case .entryChanged(let id, let entry):
                 announceEntry(id, entry)
             case .backedOff(let id, let failures, let until):
@@ -360,7 +367,7 @@ public final class WidgetService {
                                           reason: fields[JournalField.reloadReason].map { "\($0)" } ?? "explicit",
                                           outcome: decided.decision.name,
                                           because: decided.decision.because?.rawValue))
-        if let kind = widgets[id]?.kind {
+        if !watchers.isEmpty, let kind = widgets[id]?.kind {
             broadcast(.decided(kind: kind, date: now.wall,
                                decision: ReloadDecision(widget: id, decision: decided.decision, now: now)))
         }

@@ -14,6 +14,10 @@ public enum JournalMessageID: String, CaseIterable, Sendable {
     /// A reload request was decided: ran, coalesced or deferred (WIDGET_ID, DECISION, NEXT_RELOAD, TOKENS; BECAUSE
     /// when deferred).
     case requestDecided = "deed13254889476caf47013731a47c46"
+    /// A reload request changed nothing for some of its widgets: each already had that run planned or in flight
+    /// (WIDGET_COUNT; WIDGET_KIND for a kind; DECISION when all were decided alike). One entry per request instead
+    /// of one per widget, so a repeated `reload --kind` of thousands of widgets cannot flood the journal.
+    case requestUnchanged = "2382529b452f4f489d04e6e3ef9c8a4c"
     /// A control request was refused by peer-credential authorization.
     case requestRefused = "1461c55dfe9f44e3bfc4e8f05cb5bebe"
     /// A widget was quarantined after repeated failures (WIDGET_ID, WIDGET_KIND, FAILURE_REASON).
@@ -68,4 +72,6 @@ public enum JournalField {
     public static let failureReason = "FAILURE_REASON"
     /// How long a run took, in microseconds.
     public static let durationUsec = "DURATION_USEC"
+    /// How many widgets an entry about several of them covers.
+    public static let widgetCount = "WIDGET_COUNT"
 }
