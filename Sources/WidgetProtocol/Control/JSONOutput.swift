@@ -1,3 +1,6 @@
+import Foundation
+import WidgetSchedulerCore
+
 /// Appends JSON text to a byte buffer: what `JSONObjectEncodable` types write with. Strings are escaped as
 /// `JSONEncoder` does with `.withoutEscapingSlashes`: `"` and `\` escaped, the usual short escapes for control
 /// characters and `\u00XX` for the rest of them, everything else (UTF-8 included) copied.
@@ -12,6 +15,13 @@ public struct JSONOutput {
     /// Appends text as it is: punctuation, keys known to need no escaping, numbers already formatted.
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `date` as an RFC 3339 JSON string, quotes included (as `VarlinkCoding` encodes dates).
+    public mutating func date(_ date: Date) {
+        bytes.append(UInt8(ascii: "\""))
+        RFC3339.append(date, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Appends `text` as a JSON string, quotes included.

@@ -54,20 +54,14 @@ public enum ReloadMethod: VarlinkMethod {
         }
 
         /// `{"decisions":[{"at":…,"because":…,"decision":…,"widget":…},…]}`, keys sorted as `VarlinkCoding` sorts
-        /// them. The decisions of one request mostly share a few instants, so each date is formatted once.
+        /// them.
         public func encodedJSONObject() -> [UInt8] {
             var output = JSONOutput(reservingCapacity: 32 + decisions.count * 96)
-            var lastDate: Date?
-            var lastText = ""
             output.raw("{\"decisions\":[")
             for (index, decision) in decisions.enumerated() {
                 if index > 0 { output.raw(",") }
-                if decision.at != lastDate {
-                    lastDate = decision.at
-                    lastText = RFC3339.string(from: decision.at)
-                }
                 output.raw("{\"at\":")
-                output.string(lastText)
+                output.date(decision.at)
                 output.raw(",\"because\":")
                 switch decision.because {
                 case nil: output.raw("null")

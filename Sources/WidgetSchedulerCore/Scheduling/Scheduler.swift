@@ -156,32 +156,18 @@ public struct Scheduler: Sendable {
     private mutating func requestRun(
         _ id: String, _ run: PendingRun, request: Int, at now: Instant, into actions: inout [SchedulerAction]
     ) {
-        guard var schedule = widgets[id] else { return }
-        let liftsQuarantine = schedule.quarantined
-        // An explicit, foreground or configuration request lifts quarantine and gives the provider another try now.
-        if schedule.quarantined {
-            schedule.quarantined = false
-            schedule.backoffUntil = nil
-        }
-        // A request joins a run in flight or one already due and waiting (for the floor, a token, backoff or a
-        // slot). A policy reload planned for later is not such a run: the request pulls it forward instead.
-        let joined = schedule.inFlight != nil
-            || schedule.pending.map { $0.due.resolved(at: now) <= now.monotonic + Self.tolerance } == true
-        let pendingBefore = schedule.pending
-        schedule.pending = schedule.pending.merging(run, at: now)
+        guard let index = widgets.index(forKey: id) else { return }
+        let effect = widgets.values[index].take(run, at: now, settings: settings, tolerance: Self.tolerance)
         // Repeated requests for a widget whose run is already planned change nothing, so nothing is persisted: a
         // `reload --kind` of thousands of widgets then costs a lookup per widget, not a write.
-        let changedPlan = liftsQuarantine || schedule.pending != pendingBefore
-        widgets[id] = schedule
-        if changedPlan { actions.append(.stateChanged(widget: id)) }
-
-        if schedule.inFlight != nil || !changedPlan {
+        if effect.changedPlan { actions.append(.stateChanged(widget: id)) }
+        if effect.inFlight || !effect.changedPlan {
             // Nothing to re-evaluate: the run it joined is in flight, or planned and already on the deadline
             // queue or the slot queue, which this turn's end visits anyway.
-            let plan = plannedRun(for: id, at: now)
-            actions.append(.decided(RequestDecision(
-                request: request, widget: id, decision: .coalesced(at: plan?.at ?? now.monotonic),
-                changedPlan: changedPlan)))
+            var at = effect.plan?.at ?? now.monotonic
+            if effect.inFlight, at <= now.monotonic + Self.tolerance { at = now.monotonic }
+            actions.append(.decided(RequestDecision(request: request, widget: id, decision: .coalesced(at: at),
+                                                    changedPlan: effect.changedPlan)))
             return
         }
         // A changed plan may change the widget's place in the slot queue (a foreground request goes first).
@@ -191,7 +177,7 @@ public struct Scheduler: Sendable {
         if started {
             decision = .ran(at: now.monotonic)
         } else if let plan = plannedRun(for: id, at: now) {
-            if joined {
+            if effect.joined {
                 decision = .coalesced(at: plan.at)
             } else {
                 decision = .deferred(at: plan.at, because: plan.because ?? .concurrency)

@@ -67,10 +67,17 @@ extension WidgetService {
     /// One journal entry for the widgets a request left as they were (each already had that run planned or in
     /// flight); the widgets whose plan changed got one entry each from `handle`.
     private func logUnchanged(_ decided: [RequestDecision], target: ReloadMethod.Parameters.Target) {
-        var counts: [String: Int] = [:]
-        for decision in decided where !decision.changedPlan { counts[decision.decision.name, default: 0] += 1 }
-        let total = counts.values.reduce(0, +)
+        var ran = 0, coalesced = 0, deferred = 0
+        for decision in decided where !decision.changedPlan {
+            switch decision.decision {
+            case .ran: ran += 1
+            case .coalesced: coalesced += 1
+            case .deferred: deferred += 1
+            }
+        }
+        let total = ran + coalesced + deferred
         guard total > 0 else { return }
+        let counts = ["coalesced": coalesced, "deferred": deferred, "ran": ran].filter { $0.value > 0 }
         var fields: Logger.Metadata = [
             JournalField.messageID: JournalMessageID.requestUnchanged.metadataValue,
             JournalField.widgetCount: "\(total)",
