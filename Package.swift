@@ -115,10 +115,12 @@ let package = Package(
         ),
         .testTarget(name: "WidgetControlTests", dependencies: ["WidgetControl", "WidgetProtocol", "widgetctl"]),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit"]),
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["WidgetControl", "WidgetProtocol", "WidgetSchedulerCore", "WidgetSchedulerRuntime"]
+            dependencies: [
+                "WidgetControl", "WidgetProtocol", "WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetSchedulerTestKit",
+            ]
         ),
     ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// Bytes that are not a proper Varlink call, sent over a raw Unix socket: each gets a Varlink error (or, past the
 /// size limit, an error and a close), and the daemon goes on serving everyone.
@@ -56,8 +57,8 @@ struct MalformedMessageTests {
     func malformedMessageGetsAnError(_ malformed: Case) throws {
         let fixture = try DaemonFixture()
         try fixture.start()
-        let bystander = try RawControlSocket(path: fixture.socketPath)
-        let offender = try RawControlSocket(path: fixture.socketPath)
+        let bystander = try RawVarlinkConnection(path: fixture.socketPath)
+        let offender = try RawVarlinkConnection(path: fixture.socketPath)
 
         offender.send(malformed.bytes)
         let reply = offender.receive()

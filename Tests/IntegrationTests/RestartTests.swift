@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// The daemon killed with SIGKILL and started again on the same state, and SIGHUP re-reading manifests and the
 /// configuration: nothing the user set up is lost, and no spent token comes back.
@@ -101,7 +102,7 @@ struct RestartTests {
         // Several rounds: the window between the reply and a late write is short, so one round could miss it.
         for round in 1...4 {
             let tokensBefore = try fixture.ledger(id).tokens
-            let socket = try RawControlSocket(path: fixture.socketPath)
+            let socket = try RawVarlinkConnection(path: fixture.socketPath)
             switch change {
             case .add:
                 socket.send(message: prefix + #"Add","parameters":{"kind":"plain","parameters":{"location":"A"}}}"#)

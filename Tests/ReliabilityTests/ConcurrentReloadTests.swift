@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// R4: 1 000 `Reload --kind` calls at once, each on its own connection, for one kind of 50 widgets.
 @Suite("R4 concurrent reloads of one kind", .serialized)
@@ -68,7 +69,7 @@ struct ConcurrentReloadTests {
         _ = FileManager.default.createFile(atPath: hold.path, contents: nil)
 
         let connections = try (0..<Self.requests).map { _ in try world.connect() }
-        let replies = Locked([RawConnection.Reply?](repeating: nil, count: Self.requests))
+        let replies = Locked([RawVarlinkConnection.Reply?](repeating: nil, count: Self.requests))
         let started = bootSeconds()
         let senders = 8
         DispatchQueue.concurrentPerform(iterations: senders) { sender in

@@ -4,6 +4,7 @@ import Glibc
 import Testing
 import WidgetControl
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// R3: 10 000 malformed control messages and 1 000 idle connections against the real daemon, started with the
 /// descriptor limit systemd gives a service by default (soft 1024), while a well-behaved client keeps calling.
@@ -123,7 +124,7 @@ struct MalformedControlTests {
         }
         let before = try latencies(200)
 
-        var idle: [RawConnection] = []
+        var idle: [RawVarlinkConnection] = []
         for _ in 0..<Self.idleConnections { idle.append(try world.connect()) }
         let seed = SeededGenerator.seed()
         let socketPath = world.socketPath
@@ -148,11 +149,11 @@ struct MalformedControlTests {
         DispatchQueue.concurrentPerform(iterations: Self.workers) { worker in
             var random = SeededGenerator(seed: seed &+ UInt64(worker))
             var outcomes = Outcomes()
-            var connection = try? RawConnection(path: socketPath)
+            var connection = try? RawVarlinkConnection(path: socketPath)
             for family in Family.allCases {
                 for index in stride(from: worker, to: family.count, by: Self.workers) {
                     let bytes = Self.message(family, index, using: &random)
-                    if connection == nil { connection = try? RawConnection(path: socketPath) }
+                    if connection == nil { connection = try? RawVarlinkConnection(path: socketPath) }
                     guard let current = connection else {
                         outcomes.silent.append("\(family.rawValue) #\(index): cannot connect")
                         continue

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// One test's world: a private temporary directory (world-traversable, so `nobody` can reach the socket), a
 /// configuration file, a providers directory with the scripted provider, and the real `widget-scheduler` running on
@@ -127,7 +128,7 @@ final class DaemonFixture {
             if let ended = process.termination {
                 throw IntegrationFailure("the daemon ended (\(ended)) before listening:\n\(daemonLog)")
             }
-            return (try? RawControlSocket(path: socketPath)) != nil ? true : nil
+            return (try? RawVarlinkConnection(path: socketPath)) != nil ? true : nil
         }
     }
 

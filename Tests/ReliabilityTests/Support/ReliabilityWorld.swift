@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// One test's world: a private temporary directory (world-traversable, so `nobody` can reach the socket), a
 /// configuration file, a providers directory, and the real `widget-scheduler` on them, logging to a file in the
@@ -83,7 +84,7 @@ final class ReliabilityWorld {
         daemonPID = try Self.spawn(arguments, environment: environment, output: logURL.path)
         _ = try eventually("the daemon's socket \(socketPath); log:\n\(log.suffix(2000))") { () -> Bool? in
             guard isRunning else { throw ReliabilityFailure("the daemon exited; log:\n\(log.suffix(4000))") }
-            guard let connection = try? RawConnection(path: socketPath) else { return nil }
+            guard let connection = try? RawVarlinkConnection(path: socketPath) else { return nil }
             return (try? connection.call(Method.status, timeout: 5)) != nil ? true : nil
         }
     }
@@ -131,8 +132,8 @@ final class ReliabilityWorld {
     // MARK: - Calls
 
     /// A fresh connection for one call.
-    func connect() throws -> RawConnection {
-        try RawConnection(path: socketPath)
+    func connect() throws -> RawVarlinkConnection {
+        try RawVarlinkConnection(path: socketPath)
     }
 
     /// `List`, decoded.

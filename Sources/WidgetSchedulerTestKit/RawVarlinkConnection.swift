@@ -4,9 +4,16 @@ import WidgetProtocol
 
 /// A bare Unix stream socket to the daemon, for bytes no well-behaved client would send and for many connections
 /// at once (`ControlClient` is one well-behaved connection). Sendable by contract: one thread uses it at a time.
-final class RawConnection: @unchecked Sendable {
+/// Shared by the integration and reliability tests.
+public final class RawVarlinkConnection: @unchecked Sendable {
+    /// Why a connection or a call failed.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
     /// What came back after a message.
-    enum Reply: Equatable, CustomStringConvertible {
+    public enum Reply: Equatable, CustomStringConvertible {
         /// One NUL-terminated message (without its NUL).
         case message(String)
         /// The daemon closed the connection (or reset it).
@@ -14,7 +21,7 @@ final class RawConnection: @unchecked Sendable {
         /// Nothing within the deadline.
         case silent
 
-        var description: String {
+        public var description: String {
             switch self {
             case .message(let text): return "message \(text.prefix(300))"
             case .closed: return "closed"
@@ -23,26 +30,26 @@ final class RawConnection: @unchecked Sendable {
         }
 
         /// The Varlink error name of an error reply.
-        var errorName: String? {
+        public var errorName: String? {
             guard case .message(let text) = self,
                   case .object(let object)? = JSONValue(jsonText: text) else { return nil }
             return object["error"]?.stringValue
         }
     }
 
-    let descriptor: Int32
+    public let descriptor: Int32
     private var pending: [UInt8] = []
 
     /// Connects to the socket at `path`.
-    init(path: String) throws {
+    public init(path: String) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw ReliabilityFailure("socket(): errno \(errno)") }
+        guard descriptor >= 0 else { throw Failure("socket(): errno \(errno)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             close(descriptor)
-            throw ReliabilityFailure("socket path too long: \(path)")
+            throw Failure("socket path too long: \(path)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
@@ -55,7 +62,7 @@ final class RawConnection: @unchecked Sendable {
         guard result == 0 else {
             let code = errno
             close(descriptor)
-            throw ReliabilityFailure("connect(\(path)): \(String(cString: strerror(code)))")
+            throw Failure("connect(\(path)): \(String(cString: strerror(code)))")
         }
     }
 
@@ -65,7 +72,7 @@ final class RawConnection: @unchecked Sendable {
 
     /// Sends `bytes` as far as the daemon takes them; false if it closed the connection first.
     @discardableResult
-    func send(_ bytes: [UInt8]) -> Bool {
+    public func send(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes {
@@ -78,16 +85,22 @@ final class RawConnection: @unchecked Sendable {
         return true
     }
 
+    /// Sends `text` followed by the NUL that ends a Varlink message.
+    @discardableResult
+    public func send(message text: String) -> Bool {
+        send(Array(text.utf8) + [0])
+    }
+
     /// Sends a call, NUL-terminated.
     @discardableResult
-    func send(method: String, parameters: [String: JSONValue]? = nil) -> Bool {
+    public func send(method: String, parameters: [String: JSONValue]? = nil) -> Bool {
         let request = VarlinkRequest(method: method, parameters: parameters)
         guard let bytes = try? VarlinkCoding.encode(request) else { return false }
         return send(bytes + [0])
     }
 
     /// Waits up to `timeout` seconds for the next message or the end of the connection.
-    func receive(timeout: Double = 5) -> Reply {
+    public func receive(timeout: Double = 5) -> Reply {
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -110,24 +123,14 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// A call and its reply's parameters, or a failure naming the error or the silence.
-    func call(_ method: String, _ parameters: [String: JSONValue]? = nil, timeout: Double = 10) throws
+    public func call(_ method: String, _ parameters: [String: JSONValue]? = nil, timeout: Double = 10) throws
         -> [String: JSONValue]
     {
-        guard send(method: method, parameters: parameters) else { throw ReliabilityFailure("\(method): send failed") }
+        guard send(method: method, parameters: parameters) else { throw Failure("\(method): send failed") }
         let reply = receive(timeout: timeout)
         guard case .message(let text) = reply, case .object(let object)? = JSONValue(jsonText: text),
               object["error"] == nil
-        else { throw ReliabilityFailure("\(method): \(reply)") }
+        else { throw Failure("\(method): \(reply)") }
         return object["parameters"]?.objectValue ?? [:]
     }
-}
-
-/// The control interface's qualified method names.
-enum Method {
-    static func named(_ member: String) -> String { "\(ControlInterface.name).\(member)" }
-    static let list = named("List")
-    static let status = named("Status")
-    static let reload = named("Reload")
-    static let add = named("Add")
-    static let budget = named("Budget")
 }
