@@ -32,6 +32,8 @@ public final class RunningProcess {
     private var killedByRunner = false
     private var launching = true
     private var tokens: [RunnerEventToken] = []
+    /// The completion of a run that ended while it was being started, delivered on the loop's next turn.
+    private var deferredCompletion: RunnerEventToken?
     private var stdoutToken: RunnerEventToken?
     private var stderrToken: RunnerEventToken?
 
@@ -105,7 +107,7 @@ public final class RunningProcess {
 
         var childPID: pid_t = 0
         let spawnError = Self.posixSpawn(
-            &childPID, path: path, argv: spec.argv, environment: spec.environment,
+            &childPID, sandbox: shared.sandbox, path: path, argv: spec.argv, environment: spec.environment,
             workingDirectory: spec.workingDirectory, stdio: (input[0], output[1], errors[1])
         )
         closeAll([input[0], output[1], errors[1]])
@@ -178,7 +180,7 @@ public final class RunningProcess {
     }
 
     private static func posixSpawn(
-        _ childPID: inout pid_t, path: String, argv: [String], environment: [String: String],
+        _ childPID: inout pid_t, sandbox: ProviderSandbox?, path: String, argv: [String], environment: [String: String],
         workingDirectory: String?, stdio: (Int32, Int32, Int32)
     ) -> Int32 {
         var attributes = posix_spawnattr_t()
@@ -203,6 +205,10 @@ public final class RunningProcess {
         defer {
             arguments.forEach { free($0) }
             variables.forEach { free($0) }
+        }
+        if let sandbox {
+            return sandbox.spawn(&childPID, path: path, actions: &actions, attributes: &attributes,
+                                 arguments: arguments, variables: variables)
         }
         return posix_spawn(&childPID, path, &actions, &attributes, arguments, variables)
     }
@@ -330,8 +336,13 @@ public final class RunningProcess {
         )
         if launching {
             // Never call back from inside `start`: the caller may not have stored the handle yet.
-            let completion = self.completion
-            if (try? loop.schedule(after: 0, { completion(result) })) == nil { completion(result) }
+            // The token must outlive this call: a dropped token cancels its timer, and the run would never end
+            // (a provider whose spawn failed, e.g. ETXTBSY, stayed "running" for ever).
+            deferredCompletion = try? loop.schedule(after: 0) { [self] in
+                deferredCompletion = nil
+                completion(result)
+            }
+            if deferredCompletion == nil { completion(result) }
         } else {
             completion(result)
         }

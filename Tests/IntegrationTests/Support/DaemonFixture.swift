@@ -60,10 +60,24 @@ final class DaemonFixture {
     // MARK: - Files
 
     /// Writes a file into the providers directory.
+    ///
+    /// Opened close-on-exec: tests run in parallel threads, and a descriptor open for writing that a child of
+    /// another thread inherits keeps the file busy for as long as that child lives (a daemon: the whole test), so
+    /// executing the script would fail with ETXTBSY.
     func write(_ text: String, to name: String, executable: Bool = false) throws {
-        let url = providersDirectory.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        chmod(url.path, executable ? 0o755 : 0o644)
+        let path = providersDirectory.appendingPathComponent(name).path
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
+        guard fd >= 0 else { throw IntegrationFailure("cannot create \(path): errno \(errno)") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw IntegrationFailure("cannot write \(path): errno \(errno)") }
+            written += count
+        }
+        fchmod(fd, executable ? 0o755 : 0o644)
     }
 
     /// Writes a manifest `<kind>.toml` serving `kind` with the scripted provider; `extra` goes before the
@@ -228,9 +242,14 @@ final class DaemonFixture {
     /// Waits until widget `id` has no run in flight and its last run ended with an outcome.
     @discardableResult
     func waitUntilIdle(_ id: String, timeout: Double = 10) throws -> WidgetSummary {
-        try eventually("\(id) to finish its run", timeout: timeout) {
-            let widget = try summary(id)
-            return widget.state != "running" && widget.lastOutcome != nil ? widget : nil
+        do {
+            return try eventually("\(id) to finish its run", timeout: timeout) {
+                let widget = try summary(id)
+                return widget.state != "running" && widget.lastOutcome != nil ? widget : nil
+            }
+        } catch {
+            let last = (try? summary(id)).map { "\($0)" } ?? "(no summary)"
+            throw IntegrationFailure("\(error)\nlast summary: \(last)\n--- daemon log ---\n\(daemonLog)")
         }
     }
 }
