@@ -21,6 +21,8 @@ struct ConfigurationTests {
         Case(config: "max-concurrent-runs = 1.5\n", key: "max-concurrent-runs"),
         Case(config: "minimum-intervall = 5\n", key: "minimum-intervall"),
         Case(config: "developer-kinds = \"weather\"\n", key: "developer-kinds"),
+        Case(config: "provider-sandbox = \"yes\"\n", key: "provider-sandbox"),
+        Case(config: "provider-writable-paths = [\"/tmp\", \"relative/dir\"]\n", key: "provider-writable-paths"),
     ]
 
     @Test("a bad configuration stops the start with exit 1 and an error naming the file and the key",

@@ -44,10 +44,11 @@ enum RunnerHarness {
     }
 
     /// Runs several specs at once on one loop and returns their results in order.
-    static func run(_ specs: [ProcessSpec], afterStart: ([RunningProcess]) -> Void = { _ in }) -> [ProcessResult] {
+    static func run(_ specs: [ProcessSpec], sandbox: ProviderSandbox? = nil,
+                    afterStart: ([RunningProcess]) -> Void = { _ in }) -> [ProcessResult] {
         subreaper
         let loop = PollEventLoop()
-        let runner = ProviderRunner(loop: loop)
+        let runner = ProviderRunner(loop: loop, sandbox: sandbox)
         var results = [ProcessResult?](repeating: nil, count: specs.count)
         var handles: [RunningProcess] = []
         for (index, spec) in specs.enumerated() {

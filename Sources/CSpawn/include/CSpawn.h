@@ -58,4 +58,6 @@ int cspawn_become_subreaper(void);
 /// Returns how many were reaped, or -1 with errno (ECHILD when the caller has no such child).
 int cspawn_reap_group_members(pid_t pgid);
 
+#include "CSpawnSandbox.h"
+
 #endif

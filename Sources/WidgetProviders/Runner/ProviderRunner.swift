@@ -25,11 +25,15 @@ public final class ProviderRunner {
 
     private static let ignoreBrokenPipes: Void = { _ = signal(SIGPIPE, SIG_IGN) }()
 
-    private let shared = RunnerSharedState()
+    private let shared: RunnerSharedState
 
-    /// Creates a runner whose runs are driven by `loop`.
-    public init(loop: RunnerEventLoop) {
+    /// The sandbox every child is spawned in, if any.
+    public var sandbox: ProviderSandbox? { shared.sandbox }
+
+    /// Creates a runner whose runs are driven by `loop`; with a `sandbox`, every child starts inside it.
+    public init(loop: RunnerEventLoop, sandbox: ProviderSandbox? = nil) {
         self.loop = loop
+        shared = RunnerSharedState(sandbox: sandbox)
         Self.ignoreBrokenPipes
     }
 

@@ -71,6 +71,37 @@ public final class Daemon {
         }
     }
 
+    /// The provider sandbox the configuration asks for. Without Landlock (an old kernel, or one booted without it)
+    /// providers run unsandboxed and the journal says so at every start: the unit's own hardening still holds, but the
+    /// state directory is then writable to them.
+    func makeSandbox() throws -> ProviderSandbox? {
+        let settings: DaemonConfiguration.ProviderSandboxSettings
+        do {
+            settings = try DaemonConfiguration.loadSandbox(path: options.configPath)
+        } catch {
+            throw StartError(description: "\(error)")
+        }
+        guard settings.enabled else {
+            logger.notice("""
+                provider sandbox off (provider-sandbox = false): providers may write wherever the service's user \
+                may, its state directory included
+                """)
+            return nil
+        }
+        do {
+            let sandbox = try ProviderSandbox(writablePaths: settings.writablePaths)
+            let paths = settings.writablePaths.joined(separator: ", ")
+            logger.info("providers may write only beneath \(paths) (Landlock ABI \(sandbox.abi))")
+            return sandbox
+        } catch {
+            logger.warning("""
+                provider sandbox unavailable, providers run without it (they can write the state directory): \
+                \(error)
+                """)
+            return nil
+        }
+    }
+
     func loadManifests() -> ManifestSet {
         let manifests = ManifestLoader.load(directories: options.providerDirectories)
         for error in manifests.errors {
@@ -96,7 +127,7 @@ public final class Daemon {
         } catch {
             throw StartError(description: "cannot open the state in \(options.stateDirectory): \(error)")
         }
-        let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop))
+        let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
         var serviceRef: WidgetService?
         let timer = try EventLoopWakeupTimer(loop: loop) { serviceRef?.tick() }
         let activated = (try? ListenFDs.descriptors()) ?? []

@@ -1,6 +1,7 @@
 import Foundation
 import TOMLKit
 import WidgetProtocol
+import WidgetProviders
 import WidgetSchedulerCore
 
 /// The daemon's configuration file (TOML). Every key is optional; a missing file means the defaults.
@@ -12,6 +13,8 @@ import WidgetSchedulerCore
 /// max-concurrent-runs = 2       # default: the number of CPUs
 /// coalesce-window = 1           # seconds a wake-up may be delayed to serve several at once
 /// developer-kinds = ["weather"] # kinds without budget and floor (logged)
+/// provider-sandbox = true       # providers write only beneath provider-writable-paths (Landlock); read at start
+/// provider-writable-paths = ["/tmp", "/var/tmp", "/dev"]
 /// ```
 public enum DaemonConfiguration {
     /// The default path.
@@ -34,10 +37,66 @@ public enum DaemonConfiguration {
         return try parse(text, file: path, defaults: defaults)
     }
 
-    /// Parses configuration text; `file` names it in errors.
-    public static func parse(_ text: String, file: String, defaults: SchedulerSettings) throws(Problem)
-        -> SchedulerSettings
-    {
+    /// How providers are sandboxed: read once, at start (a restricted thread cannot be widened again).
+    public struct ProviderSandboxSettings: Sendable, Equatable {
+        /// Whether providers run under Landlock, writing only beneath `writablePaths`.
+        public var enabled = true
+        /// Absolute paths beneath which providers may create, change and remove files.
+        public var writablePaths = ProviderSandbox.defaultWritablePaths
+
+        public init(enabled: Bool = true, writablePaths: [String] = ProviderSandbox.defaultWritablePaths) {
+            self.enabled = enabled
+            self.writablePaths = writablePaths
+        }
+    }
+
+    /// Every key the file may have.
+    static let knownKeys = [
+        "minimum-interval", "daily-budget", "burst-budget", "max-concurrent-runs", "coalesce-window", "developer-kinds",
+        "backoff-initial", "backoff-maximum", "quarantine-threshold", "provider-sandbox", "provider-writable-paths",
+    ]
+
+    /// The provider sandbox settings of the file at `path`; a file that does not exist gives the defaults.
+    public static func loadSandbox(path: String) throws(Problem) -> ProviderSandboxSettings {
+        guard FileManager.default.fileExists(atPath: path) else { return ProviderSandboxSettings() }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Problem(file: path, key: nil, message: "cannot be read")
+        }
+        return try parseSandbox(text, file: path)
+    }
+
+    /// Parses the provider sandbox settings of configuration text; `file` names it in errors.
+    public static func parseSandbox(_ text: String, file: String) throws(Problem) -> ProviderSandboxSettings {
+        let fields = try fields(of: text, file: file)
+        var sandbox = ProviderSandboxSettings()
+        switch fields["provider-sandbox"] {
+        case nil: break
+        case .bool(let enabled)?: sandbox.enabled = enabled
+        case let value?:
+            throw Problem(file: file, key: "provider-sandbox", message: "expected true or false, found \(value.typeName)")
+        }
+        switch fields["provider-writable-paths"] {
+        case nil: break
+        case .array(let items)?:
+            var paths: [String] = []
+            for (index, item) in items.enumerated() {
+                guard let path = item.stringValue, path.hasPrefix("/") else {
+                    throw Problem(file: file, key: "provider-writable-paths",
+                                  message: "item \(index + 1): expected an absolute path, found \(item.typeName)"
+                                      + (item.stringValue.map { " \"\($0)\"" } ?? ""))
+                }
+                paths.append(path)
+            }
+            sandbox.writablePaths = paths
+        case let value?:
+            throw Problem(file: file, key: "provider-writable-paths",
+                          message: "expected an array of absolute paths, found \(value.typeName)")
+        }
+        return sandbox
+    }
+
+    /// The document's top-level values; unknown keys are errors naming them.
+    private static func fields(of text: String, file: String) throws(Problem) -> [String: JSONValue] {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -50,12 +109,18 @@ public enum DaemonConfiguration {
         guard case .object(let fields)? = JSONValue(jsonText: table.convert(to: .json)) else {
             throw Problem(file: file, key: nil, message: "could not read the document's values")
         }
-        var settings = defaults
-        let known = ["minimum-interval", "daily-budget", "burst-budget", "max-concurrent-runs", "coalesce-window",
-                     "developer-kinds", "backoff-initial", "backoff-maximum", "quarantine-threshold"]
-        for key in fields.keys.sorted() where !known.contains(key) {
-            throw Problem(file: file, key: key, message: "unknown key (known: \(known.joined(separator: ", ")))")
+        for key in fields.keys.sorted() where !knownKeys.contains(key) {
+            throw Problem(file: file, key: key, message: "unknown key (known: \(knownKeys.joined(separator: ", ")))")
         }
+        return fields
+    }
+
+    /// Parses configuration text; `file` names it in errors.
+    public static func parse(_ text: String, file: String, defaults: SchedulerSettings) throws(Problem)
+        -> SchedulerSettings
+    {
+        let fields = try fields(of: text, file: file)
+        var settings = defaults
         func number(_ key: String, _ path: WritableKeyPath<SchedulerSettings, Double>) throws(Problem) {
             switch fields[key] {
             case nil: return

@@ -1,0 +1,222 @@
+#define _GNU_SOURCE
+#include "CSpawnSandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+
+int cspawn_landlock_abi(void) {
+    long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return abi < 0 ? -1 : (int)abi;
+}
+
+/// The write-type rights an ABI version knows.
+static uint64_t write_rights(int abi) {
+    uint64_t rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+                      LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+                      LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+                      LANDLOCK_ACCESS_FS_MAKE_SYM;
+    if (abi >= 2) rights |= LANDLOCK_ACCESS_FS_REFER;
+    if (abi >= 3) rights |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    return rights;
+}
+
+/// The rights that make sense on a file rather than a directory.
+static const uint64_t file_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE;
+
+struct cspawn_sandbox {
+    pthread_t thread;
+    pthread_mutex_t mutex;
+    pthread_cond_t changed;
+    int abi;
+
+    // Start-up: set by the thread once it is restricted (or failed).
+    const char *const *writable;
+    size_t writable_count;
+    int started;
+    int start_errno;
+    const char *failed_step;
+
+    // One request at a time: the caller holds `mutex` from posting to collecting.
+    int has_request;
+    int has_result;
+    int stopping;
+    pid_t *pid;
+    const char *path;
+    const posix_spawn_file_actions_t *actions;
+    const posix_spawnattr_t *attributes;
+    char *const *argv;
+    char *const *envp;
+    int result;
+};
+
+/// Restricts the calling thread; returns 0, or -1 with errno and *step set.
+static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
+    uint64_t handled = write_rights(sandbox->abi);
+    struct landlock_ruleset_attr attributes;
+    memset(&attributes, 0, sizeof attributes);
+    attributes.handled_access_fs = handled;
+    *step = "prctl(PR_SET_NO_NEW_PRIVS)";
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+    *step = "landlock_create_ruleset";
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
+    if (ruleset < 0) return -1;
+    for (size_t index = 0; index < sandbox->writable_count; index++) {
+        int fd = open(sandbox->writable[index], O_PATH | O_CLOEXEC);
+        if (fd < 0) {
+            if (errno == ENOENT || errno == ENOTDIR) continue;
+            *step = "open (a writable path)";
+            int saved = errno;
+            close(ruleset);
+            errno = saved;
+            return -1;
+        }
+        struct stat status;
+        struct landlock_path_beneath_attr rule;
+        memset(&rule, 0, sizeof rule);
+        rule.parent_fd = fd;
+        rule.allowed_access = handled;
+        if (fstat(fd, &status) == 0 && !S_ISDIR(status.st_mode)) rule.allowed_access = handled & file_rights;
+        long added = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+        int saved = errno;
+        close(fd);
+        if (added != 0) {
+            *step = "landlock_add_rule";
+            close(ruleset);
+            errno = saved;
+            return -1;
+        }
+    }
+    *step = "landlock_restrict_self";
+    long restricted = syscall(SYS_landlock_restrict_self, ruleset, 0);
+    int saved = errno;
+    close(ruleset);
+    errno = saved;
+    return restricted == 0 ? 0 : -1;
+}
+
+static void *sandbox_main(void *argument) {
+    struct cspawn_sandbox *sandbox = argument;
+    const char *step = NULL;
+    int failed = restrict_self(sandbox, &step) != 0;
+    int saved = errno;
+    pthread_mutex_lock(&sandbox->mutex);
+    sandbox->started = 1;
+    if (failed) {
+        sandbox->start_errno = saved;
+        sandbox->failed_step = step;
+    }
+    pthread_cond_broadcast(&sandbox->changed);
+    if (failed) {
+        pthread_mutex_unlock(&sandbox->mutex);
+        return NULL;
+    }
+    for (;;) {
+        while (!sandbox->has_request && !sandbox->stopping) pthread_cond_wait(&sandbox->changed, &sandbox->mutex);
+        if (sandbox->stopping) break;
+        sandbox->has_request = 0;
+        sandbox->result = posix_spawn(sandbox->pid, sandbox->path, sandbox->actions, sandbox->attributes,
+                                      sandbox->argv, sandbox->envp);
+        sandbox->has_result = 1;
+        pthread_cond_broadcast(&sandbox->changed);
+    }
+    pthread_mutex_unlock(&sandbox->mutex);
+    return NULL;
+}
+
+cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, const char **failed_step) {
+    if (failed_step) *failed_step = NULL;
+    int abi = cspawn_landlock_abi();
+    if (abi < 1) {
+        if (failed_step) *failed_step = "landlock_create_ruleset (ABI version)";
+        return NULL;
+    }
+    struct cspawn_sandbox *sandbox = calloc(1, sizeof *sandbox);
+    if (!sandbox) return NULL;
+    sandbox->abi = abi;
+    sandbox->writable = writable;
+    sandbox->writable_count = count;
+    pthread_mutex_init(&sandbox->mutex, NULL);
+    pthread_cond_init(&sandbox->changed, NULL);
+    // Every signal blocked in the new thread: signals for the process stay with its other threads (the event loop
+    // reads them through signalfd).
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    int error = pthread_create(&sandbox->thread, NULL, sandbox_main, sandbox);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    if (error != 0) {
+        if (failed_step) *failed_step = "pthread_create";
+        pthread_cond_destroy(&sandbox->changed);
+        pthread_mutex_destroy(&sandbox->mutex);
+        free(sandbox);
+        errno = error;
+        return NULL;
+    }
+    pthread_mutex_lock(&sandbox->mutex);
+    while (!sandbox->started) pthread_cond_wait(&sandbox->changed, &sandbox->mutex);
+    int start_errno = sandbox->start_errno;
+    const char *step = sandbox->failed_step;
+    pthread_mutex_unlock(&sandbox->mutex);
+    sandbox->writable = NULL;
+    sandbox->writable_count = 0;
+    if (step != NULL) {
+        pthread_join(sandbox->thread, NULL);
+        pthread_cond_destroy(&sandbox->changed);
+        pthread_mutex_destroy(&sandbox->mutex);
+        free(sandbox);
+        if (failed_step) *failed_step = step;
+        errno = start_errno;
+        return NULL;
+    }
+    return sandbox;
+}
+
+int cspawn_sandbox_abi(const cspawn_sandbox *sandbox) { return sandbox->abi; }
+
+int cspawn_sandbox_spawn(cspawn_sandbox *sandbox, pid_t *pid, const char *path,
+                         const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attributes,
+                         char *const argv[], char *const envp[]) {
+    pthread_mutex_lock(&sandbox->mutex);
+    sandbox->pid = pid;
+    sandbox->path = path;
+    sandbox->actions = actions;
+    sandbox->attributes = attributes;
+    sandbox->argv = argv;
+    sandbox->envp = envp;
+    sandbox->has_result = 0;
+    sandbox->has_request = 1;
+    pthread_cond_broadcast(&sandbox->changed);
+    while (!sandbox->has_result) pthread_cond_wait(&sandbox->changed, &sandbox->mutex);
+    int result = sandbox->result;
+    pthread_mutex_unlock(&sandbox->mutex);
+    return result;
+}
+
+void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
+    if (!sandbox) return;
+    pthread_mutex_lock(&sandbox->mutex);
+    sandbox->stopping = 1;
+    pthread_cond_broadcast(&sandbox->changed);
+    pthread_mutex_unlock(&sandbox->mutex);
+    pthread_join(sandbox->thread, NULL);
+    pthread_cond_destroy(&sandbox->changed);
+    pthread_mutex_destroy(&sandbox->mutex);
+    free(sandbox);
+}

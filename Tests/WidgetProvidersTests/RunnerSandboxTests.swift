@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import WidgetProviders
+
+/// Providers spawned in a `ProviderSandbox` write only beneath its paths, whatever their user may write; the thread
+/// that runs the runner is not restricted. Each probe reports "written" or "denied" on stdout.
+struct RunnerSandboxTests {
+    /// A shell provider that tries each write it is asked for, and reports every outcome on one line.
+    private static let probe = """
+        #!/bin/sh
+        try() { if (eval "$2") 2>/dev/null; then printf '%s=written ' "$1"; else printf '%s=denied ' "$1"; fi; }
+        try allowed ': > "$ALLOWED/new"'
+        try denied ': > "$DENIED/new"'
+        try truncate ': > "$DENIED/existing"'
+        try append 'echo more >> "$DENIED/existing"'
+        try mkdir 'mkdir "$DENIED/directory"'
+        try remove 'rm "$DENIED/existing"'
+        try renameOut 'mv "$ALLOWED/new" "$DENIED/moved"'
+        try stderr 'echo to-stderr > /dev/stderr'
+        try devNull 'echo gone > /dev/null'
+        printf 'nnp=%s\\n' "$(sed -n 's/^NoNewPrivs:[[:space:]]*//p' /proc/self/status)"
+        """
+
+    private struct Places {
+        let root: URL
+        let allowed: URL
+        let denied: URL
+
+        init() throws {
+            root = try RunnerHarness.temporaryDirectory()
+            allowed = root.appendingPathComponent("allowed")
+            denied = root.appendingPathComponent("denied")
+            try FileManager.default.createDirectory(at: allowed, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: denied, withIntermediateDirectories: true)
+            try Data("state\n".utf8).write(to: denied.appendingPathComponent("existing"))
+        }
+
+        func spec() throws -> ProcessSpec {
+            var environment = ProcessSpec.minimalEnvironment
+            environment["ALLOWED"] = allowed.path
+            environment["DENIED"] = denied.path
+            return ProcessSpec(argv: try RunnerHarness.interpreted(RunnerSandboxTests.probe, in: root),
+                               environment: environment, timeout: 10)
+        }
+    }
+
+    /// `name=outcome` pairs of the probe's report.
+    private static func outcomes(_ result: ProcessResult) -> [String: String] {
+        let text = String(decoding: result.stdout, as: UTF8.self)
+        var pairs: [String: String] = [:]
+        for field in text.split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { pairs[parts[0]] = parts[1] }
+        }
+        return pairs
+    }
+
+    @Test func aSandboxedProviderWritesOnlyBeneathItsPaths() throws {
+        let places = try Places()
+        defer { try? FileManager.default.removeItem(at: places.root) }
+        let sandbox = try ProviderSandbox(writablePaths: [places.allowed.path, "/dev"])
+        let result = RunnerHarness.run([try places.spec()], sandbox: sandbox)[0]
+        #expect(result.succeeded, "\(result)")
+        #expect(Self.outcomes(result) == [
+            "allowed": "written", "denied": "denied", "truncate": "denied", "append": "denied", "mkdir": "denied",
+            "remove": "denied", "renameOut": "denied", "stderr": "written", "devNull": "written", "nnp": "1",
+        ])
+        let existing = try String(contentsOf: places.denied.appendingPathComponent("existing"), encoding: .utf8)
+        #expect(existing == "state\n", "the file the provider could not write is intact")
+        #expect(!FileManager.default.fileExists(atPath: places.denied.appendingPathComponent("new").path))
+    }
+
+    @Test func withoutASandboxTheSameProviderWritesEverywhereItsUserMay() throws {
+        let places = try Places()
+        defer { try? FileManager.default.removeItem(at: places.root) }
+        let result = RunnerHarness.run([try places.spec()])[0]
+        let outcomes = Self.outcomes(result)
+        for name in ["allowed", "denied", "truncate", "append", "mkdir", "remove", "renameOut"] {
+            #expect(outcomes[name] == "written", "\(name): \(outcomes)")
+        }
+    }
+
+    @Test func theRunnersOwnThreadStillWritesWhereItsProvidersCannot() throws {
+        let places = try Places()
+        defer { try? FileManager.default.removeItem(at: places.root) }
+        let sandbox = try ProviderSandbox(writablePaths: [places.allowed.path])
+        _ = RunnerHarness.run([try places.spec()], sandbox: sandbox)
+        let written = places.denied.appendingPathComponent("by-the-daemon")
+        try Data("ok".utf8).write(to: written)
+        #expect(try String(contentsOf: written, encoding: .utf8) == "ok")
+    }
+
+    @Test func manyRunsInOneSandboxEachGetTheirOwnAnswer() throws {
+        let places = try Places()
+        defer { try? FileManager.default.removeItem(at: places.root) }
+        let sandbox = try ProviderSandbox(writablePaths: [places.allowed.path, "/dev"])
+        let echo = try RunnerHarness.interpreted("#!/bin/sh\ncat\n", named: "echo", in: places.root)
+        let specs = (0..<20).map { ProcessSpec(argv: echo, stdin: Array("run \($0)".utf8), timeout: 10) }
+        let results = RunnerHarness.run(specs, sandbox: sandbox)
+        #expect(results.map { String(decoding: $0.stdout, as: UTF8.self) } == (0..<20).map { "run \($0)" })
+    }
+
+    @Test func pathsThatDoNotExistAreSkipped() throws {
+        let sandbox = try ProviderSandbox(writablePaths: ["/nonexistent/widget-scheduler", "/tmp"])
+        #expect(sandbox.abi >= 1)
+    }
+}
