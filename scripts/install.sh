@@ -98,6 +98,12 @@ for program in widgetctl widget-scheduler; do
     rm -f "$tmp"
 done
 
+# --- the administrator's directory ------------------------------------------------------------------------------------
+# /etc/widget-scheduler (the configuration file) and its providers/ (local manifests) belong to root: the daemon only
+# reads them, so neither it nor a provider it runs can change its own configuration.
+install -d -m 0755 "$DESTDIR/etc/widget-scheduler/providers"
+if [ -z "$DESTDIR" ] && [ "$(id -u)" = 0 ]; then chown root:root /etc/widget-scheduler /etc/widget-scheduler/providers; fi
+
 # --- example providers ------------------------------------------------------------------------------------------------
 # examples/NAME/ -> $PREFIX/lib/widget-providers/NAME/, its manifests -> $PREFIX/share/widget-scheduler/providers/,
 # with every "./..." path on the manifest's exec line made absolute. A program named by exec that is not in the

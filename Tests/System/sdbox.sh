@@ -135,8 +135,11 @@ fi
 # parent-death signal makes nspawn shut the container down instead of leaving it behind.
 export SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1
 started=$(date +%s%N)
+# nspawn's own seccomp filter leaves out Landlock (systemd 252), which widget-scheduler uses to sandbox its providers:
+# allow it, as a machine booted by systemd allows it.
 setpriv --pdeathsig TERM -- systemd-nspawn --quiet --directory="$root" --machine="$name" --register=no \
-    --keep-unit --console=read-only "${binds[@]}" --boot -- --unit=sdbox.target \
+    --keep-unit --console=read-only "${binds[@]}" \
+    --system-call-filter="landlock_create_ruleset landlock_add_rule landlock_restrict_self" --boot -- --unit=sdbox.target \
     > "$scratch/console.log" 2>&1 < /dev/null &
 nspawn_pid=$!
 

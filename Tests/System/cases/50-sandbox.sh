@@ -60,15 +60,22 @@ expect_eq "$(field noNewPrivs)" 1 "NoNewPrivs of the provider"
 expect_eq "$(field uid)" "$(id -u widget-scheduler)" "the provider's uid (the service user, never root)"
 [ ! -e /etc/intruder-was-here ] || fail "a file written into /etc survived"
 
-step "the service's own directories"
+step "the service's own directories: Landlock keeps the provider out of the state, and /etc/widget-scheduler is root's"
 echo "    /etc/widget-scheduler: $(stat -c '%U:%G %a' /etc/widget-scheduler);" \
     "providers/: $(stat -c '%U:%G %a' /etc/widget-scheduler/providers);" \
     "/var/lib/widget-scheduler: $(stat -c '%U:%G %a' /var/lib/widget-scheduler/)" >&2
-# The provider runs as the service's user in the service's mount namespace: StateDirectory= is writable to it exactly
-# as it is to the daemon. No unit setting can tell the two apart; only a per-provider restriction applied by the
-# runner (Landlock, or a private mount namespace with the directory read-only) can. Reported, not failed: see
-# docs/reliability.md, R6.
-report "provider write to the state directory: $(field stateDirectory); to state.sqlite: $(field stateDatabase);" \
-    "to /etc/widget-scheduler: $(field configurationDirectory); to its providers/: $(field manifestDirectory);" \
-    "to the runtime directory: $(field runtimeDirectory); /etc, /usr, /root, /home: denied; NoNewPrivs=1"
-[ "$(field stateDirectory)" = denied ] || echo "    KNOWN GAP: a provider can write /var/lib/widget-scheduler" >&2
+# The provider runs as the service's user in the service's mount namespace, so only the runner's Landlock sandbox
+# tells it apart from the daemon, which must write the same directory.
+
+expect_eq "$(field stateDirectory)" denied "a provider writing the state directory"
+expect_eq "$(field stateDatabase)" denied "a provider opening state.sqlite for writing"
+expect_eq "$(field configurationDirectory)" denied "a provider writing /etc/widget-scheduler"
+expect_eq "$(stat -c '%U:%G' /etc/widget-scheduler)" root:root "the owner of /etc/widget-scheduler"
+expect_eq "$(field runtimeDirectory)" denied "a provider writing the runtime directory"
+expect_eq "$(field varTmp)" written "a provider writing its private /var/tmp"
+[ ! -e /var/lib/widget-scheduler/intruder-was-here ] || fail "a file written into the state directory survived"
+journalctl --sync
+journalctl -u widget-scheduler --no-pager -o cat | grep -q "providers may write only beneath /tmp, /var/tmp, /dev" ||
+    fail "the daemon did not log its provider sandbox"
+report "provider write to the state directory: denied; to state.sqlite: denied; to /etc/widget-scheduler: denied;" \
+    "to the runtime directory: denied; /etc, /usr, /root, /home: denied; its /var/tmp: written; NoNewPrivs=1"
