@@ -3,6 +3,7 @@
 //
 // usage: runner-bench PROVIDER REQUEST_FILE RUNS WORKERS
 // Prints "runs=N seconds=S rate=R parent_cpu_us_per_run=C", like spawn-loop, so run.sh can compare the two.
+// RUNNER_SANDBOX=1 spawns through a ProviderSandbox (Landlock, its default writable paths), as the daemon does.
 import Foundation
 import WidgetProviders
 
@@ -47,10 +48,23 @@ final class Driver {
     }
 }
 
+let sandbox: ProviderSandbox?
+if ProcessInfo.processInfo.environment["RUNNER_SANDBOX"] == "1" {
+    do {
+        sandbox = try ProviderSandbox()
+    } catch {
+        FileHandle.standardError.write(Data("runner-bench: no sandbox: \(error)\n".utf8))
+        exit(1)
+    }
+} else {
+    sandbox = nil
+}
+
 let total = runs / workers * workers
 let loop = PollEventLoop()
 let driver = Driver(
-    spec: ProcessSpec(argv: [arguments[1]], stdin: Array(request)), runner: ProviderRunner(loop: loop), total: total
+    spec: ProcessSpec(argv: [arguments[1]], stdin: Array(request)),
+    runner: ProviderRunner(loop: loop, sandbox: sandbox), total: total
 )
 var startTime = timespec()
 clock_gettime(CLOCK_MONOTONIC, &startTime)
