@@ -56,7 +56,7 @@ public enum ReloadMethod: VarlinkMethod {
         /// `{"decisions":[{"at":…,"because":…,"decision":…,"widget":…},…]}`, keys sorted as `VarlinkCoding` sorts
         /// them.
         public func encodedJSONObject() -> [UInt8] {
-            var output = JSONOutput(reservingCapacity: 32 + decisions.count * 96)
+            var output = JSONBytesWriter(reservingCapacity: 32 + decisions.count * 96)
             output.raw("{\"decisions\":[")
             for (index, decision) in decisions.enumerated() {
                 if index > 0 { output.raw(",") }

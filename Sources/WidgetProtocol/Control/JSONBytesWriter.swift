@@ -4,7 +4,7 @@ import WidgetSchedulerCore
 /// Appends JSON text to a byte buffer: what `JSONObjectEncodable` types write with. Strings are escaped as
 /// `JSONEncoder` does with `.withoutEscapingSlashes`: `"` and `\` escaped, the usual short escapes for control
 /// characters and `\u00XX` for the rest of them, everything else (UTF-8 included) copied.
-public struct JSONOutput {
+public struct JSONBytesWriter {
     /// The text written so far.
     public private(set) var bytes: [UInt8] = []
 
