@@ -27,4 +27,36 @@ struct JSONObjectEncodableTests {
         let reply = ReloadMethod.Reply(decisions: [])
         #expect(reply.encodedJSONObject() == (try VarlinkCoding.encode(reply)))
     }
+
+    static let awkwardValues: [JSONValue] = [
+        .null, .bool(true), .bool(false), .integer(0), .integer(-42), .integer(Int64.max), .integer(Int64.min),
+        .number(0.1), .number(-0.0), .number(12), .number(7.5), .number(1e20), .number(1e-7), .number(123456789.125),
+        .number(11.583333333333334), .number(-3.25e300), .string(""), .string("quote\" back\\ tab\t ü 🙂 /"),
+        .array([]), .array([.integer(1), .string("two"), .null, .array([.bool(true)])]),
+        .object([:]),
+        .object(["b": .integer(1), "a": .object(["z": .null, "y": .number(2.5)]), "A": .string("upper"),
+                 "a10": .integer(10), "a9": .integer(9), "_x": .bool(false), "é": .string("accent"), "": .null]),
+    ]
+
+    @Test func theListReplyIsByteForByteWhatVarlinkCodingWrites() throws {
+        let now = Date(timeIntervalSince1970: 1_795_343_827.074)
+        var widgets: [WidgetSummary] = []
+        for (index, value) in Self.awkwardValues.enumerated() {
+            widgets.append(WidgetSummary(
+                id: "w\(index)", kind: "weather \"\(index)\"", family: "systemSmall",
+                configuration: ["location": .string("Paris"), "value": value, "Units": .integer(Int64(index))],
+                state: index % 2 == 0 ? "idle" : "pending", lastReload: index % 3 == 0 ? nil : now,
+                lastReason: index % 3 == 0 ? nil : "policy", lastOutcome: index % 4 == 0 ? nil : "success",
+                nextReload: index % 2 == 0 ? nil : now.addingTimeInterval(Double(index) * 61.5),
+                nextReason: index % 2 == 0 ? nil : "explicit", tokens: [12, 11.5, 0, 3.141, 0.01][index % 5],
+                currentEntry: index % 5 == 0 ? nil : WidgetSummary.CurrentEntry(
+                    date: now.addingTimeInterval(-Double(index)), content: value)))
+        }
+        for widgets in [widgets, []] {
+            let reply = ListMethod.Reply(widgets: widgets)
+            let fast = String(decoding: reply.encodedJSONObject(), as: UTF8.self)
+            let reference = String(decoding: try VarlinkCoding.encode(reply), as: UTF8.self)
+            #expect(fast == reference)
+        }
+    }
 }

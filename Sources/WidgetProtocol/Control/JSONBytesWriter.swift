@@ -24,6 +24,61 @@ public struct JSONBytesWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// Appends `date`, or null.
+    public mutating func date(_ date: Date?) {
+        if let date { self.date(date) } else { raw("null") }
+    }
+
+    /// Appends `text` as a JSON string, or null.
+    public mutating func string(_ text: String?) {
+        if let text { string(text) } else { raw("null") }
+    }
+
+    /// Appends a number as `JSONEncoder` writes a Double: the shortest text that reads back the same, without a
+    /// trailing `.0`.
+    public mutating func number(_ value: Double) {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Appends any JSON value, object keys sorted as `VarlinkCoding` sorts them.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let flag): flag ? raw("true") : raw("false")
+        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .number(let number): self.number(number)
+        case .string(let text): string(text)
+        case .array(let items):
+            raw("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { raw(",") }
+                self.value(item)
+            }
+            raw("]")
+        case .object(let members):
+            object(members)
+        }
+    }
+
+    /// Appends an object of JSON values, keys sorted.
+    public mutating func object(_ members: [String: JSONValue]) {
+        raw("{")
+        for (index, key) in members.keys.sorted(by: Self.keyOrder).enumerated() {
+            if index > 0 { raw(",") }
+            string(key)
+            raw(":")
+            value(members[key]!)
+        }
+        raw("}")
+    }
+
+    /// The order `JSONEncoder`'s `.sortedKeys` gives.
+    static func keyOrder(_ lhs: String, _ rhs: String) -> Bool {
+        lhs < rhs
+    }
+
     /// Appends `text` as a JSON string, quotes included.
     public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
