@@ -9,8 +9,9 @@ struct RunProviderCommand: ParsableCommand {
         commandName: "run-provider",
         abstract: "Run one request of a provider through the real runner and print its validated answer.",
         discussion: """
-            The provider author's preview: the provider runs exactly as the daemon runs it (own session, minimal \
-            environment, the manifest's timeout and memory cap), and its answer is validated strictly. On failure \
+            The provider author's preview: the provider runs exactly as the daemon runs it (own process group, \
+            minimal environment, the manifest's timeout and memory cap, and the daemon's default sandbox: writing \
+            only beneath /tmp, /var/tmp and /dev), and its answer is validated strictly. On failure \
             the reason (exit, signal, timeout, memory, invalid, output-too-large, spawn) and the provider's stderr \
             are printed, and the exit status is 1. The protocol is described in docs/provider-protocol.md.
             """
@@ -43,6 +44,9 @@ struct RunProviderCommand: ParsableCommand {
     @Flag(help: "Print the validated answer as JSON.")
     var json = false
 
+    @Flag(help: "Run the provider without the daemon's Landlock sandbox (as with provider-sandbox = false).")
+    var noSandbox = false
+
     func run() throws {
         let providerManifest: ProviderManifest
         switch ManifestLoader.load(file: manifest) {
@@ -56,7 +60,15 @@ struct RunProviderCommand: ParsableCommand {
         let invocation = ProviderInvocation(manifest: providerManifest, request: providerRequest)
 
         let loop = PollEventLoop()
-        let runner = ProviderRunner(loop: loop)
+        var sandbox: ProviderSandbox?
+        if !noSandbox {
+            do {
+                sandbox = try ProviderSandbox()
+            } catch {
+                printStderr("widget-scheduler: running the provider without the sandbox: \(error)")
+            }
+        }
+        let runner = ProviderRunner(loop: loop, sandbox: sandbox)
         var outcome: (result: ProviderRunResult, process: ProcessResult)?
         invocation.start(on: runner) { outcome = ($0, $1) }
         loop.run { outcome != nil }
