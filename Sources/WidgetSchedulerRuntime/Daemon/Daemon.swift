@@ -145,6 +145,8 @@ public final class Daemon {
             throw StartError(description: "cannot load the state in \(options.stateDirectory): \(error)")
         }
         service.flush()
+        // Loading decodes every stored row, and glibc keeps the freed memory: hand it back before serving.
+        _ = malloc_trim(0)
 
         _ = ControlServer.raiseDescriptorLimit()
         handler = DaemonControlHandler(service: service, authorization: .forCurrentProcess(),
@@ -246,3 +248,7 @@ public final class Daemon {
         service.tick()
     }
 }
+
+// glibc's malloc_trim(3), which the Glibc module does not import (malloc.h).
+@_silgen_name("malloc_trim")
+private func malloc_trim(_ pad: Int) -> Int32
