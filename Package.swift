@@ -119,7 +119,8 @@ let package = Package(
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "WidgetControl", "WidgetProtocol", "WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetSchedulerTestKit",
+                "WidgetControl", "WidgetProtocol", "WidgetSchedulerCore", "WidgetSchedulerRuntime",
+                "WidgetSchedulerTestKit",
             ]
         ),
     ]

@@ -16,7 +16,9 @@ struct ProviderSandboxTests {
         try fixture.write("""
             #!/bin/sh
             cat > /dev/null
-            try() { if (eval "$2") 2>/dev/null; then echo "\\"$1\\":\\"written\\","; else echo "\\"$1\\":\\"denied\\","; fi; }
+            try() {
+                if (eval "$2") 2>/dev/null; then echo "\\"$1\\":\\"written\\","; else echo "\\"$1\\":\\"denied\\","; fi
+            }
             fields=$(
                 try state ': > "\(fixture.stateDirectory.path)/intruder"'
                 try database 'exec 3>>"\(fixture.stateDirectory.path)/state.sqlite"'

@@ -73,7 +73,8 @@ public enum DaemonConfiguration {
         case nil: break
         case .bool(let enabled)?: sandbox.enabled = enabled
         case let value?:
-            throw Problem(file: file, key: "provider-sandbox", message: "expected true or false, found \(value.typeName)")
+            throw Problem(file: file, key: "provider-sandbox",
+                          message: "expected true or false, found \(value.typeName)")
         }
         switch fields["provider-writable-paths"] {
         case nil: break
