@@ -89,6 +89,28 @@ struct WidgetServiceTests {
         #expect(harness.launcher.launches.count == 6, "one explicit run each, whatever the number of requests")
     }
 
+    @Test func aKindWhoseManifestComesBackHasItsQuarantinedWidgetsReloaded() throws {
+        let harness = try WidgetServiceHarness(settings: SchedulerSettings(minimumInterval: 0, quarantineThreshold: 2,
+                                                                           maxConcurrentRuns: 4))
+        let id = try harness.addWidget()
+        harness.launcher.launches[0].succeed(harness.timeline([0]))
+        harness.service.replaceManifests(ManifestSet(manifests: [WidgetServiceHarness.weather]))
+        for _ in 0..<4 {
+            _ = try? harness.service.reload(.widgets([id]), foreground: true)
+            harness.advance(to: harness.clock.clock.now.monotonic + 1)
+        }
+        let launched = harness.launcher.launches.count
+        #expect(launched == 1, "without a manifest no provider starts")
+        #expect(harness.service.list().first?.lastOutcome == "spawn")
+        #expect(harness.service.list().first?.state == "quarantined")
+
+        harness.service.replaceManifests(
+            ManifestSet(manifests: [WidgetServiceHarness.weather, WidgetServiceHarness.clockKind]))
+        #expect(harness.launcher.launches.count == launched + 1, "the widget runs again at once")
+        #expect(harness.launcher.launches.last?.invocation.request.context.reason == .explicit)
+        #expect(harness.journal.entries.contains { $0.message.contains("kind clock is served again") })
+    }
+
     @Test func unknownKindsAndWidgetsAreNamedInTheError() throws {
         let harness = try WidgetServiceHarness()
         #expect(throws: ControlError.unknownKind("news")) {

@@ -457,11 +457,21 @@ extension WidgetService {
     /// New manifests from a re-read of the provider directories. Widgets of a kind that disappeared stay, and fail
     /// their runs with a clear reason until their kind comes back or they are removed.
     public func replaceManifests(_ manifests: ManifestSet) {
+        let kinds = Set(widgets.values.map(\.kind))
+        let unservedBefore = kinds.filter { self.manifests.widgetKind($0) == nil }
         self.manifests = manifests
         createGroupDirectories()
-        for kind in Set(widgets.values.map(\.kind)) where manifests.widgetKind(kind) == nil {
+        for kind in kinds.sorted() where manifests.widgetKind(kind) == nil {
             logger.warning("kind \(kind) is no longer served by any manifest; its widgets are kept",
                            metadata: [JournalField.widgetKind: "\(kind)"])
+        }
+        // Widgets of a kind whose manifest is back failed ("spawn") while it was gone, and may be quarantined: an
+        // explicit reload lifts quarantine and runs each within its floor and budget, as an admin's own reload would.
+        for kind in unservedBefore.sorted() where manifests.widgetKind(kind) != nil {
+            logger.notice("kind \(kind) is served again; its widgets are reloaded",
+                          metadata: [JournalField.widgetKind: "\(kind)"])
+            nextRequestID += 1
+            handle(.reloadRequested(.kind(kind), foreground: false, request: nextRequestID))
         }
     }
 
