@@ -42,13 +42,16 @@ public final class RawVarlinkConnection: @unchecked Sendable {
 
     /// Connects to the socket at `path`.
     public init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure("socket(): errno \(errno)") }
+        // The descriptor is stored only once connected: a class whose stored properties are all set runs its deinit
+        // when init throws, and closing there too closed whatever descriptor another thread had opened under the same
+        // number meanwhile (tests polling for a socket saw other tests' connections die or go silent).
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw Failure("socket(): errno \(errno)") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(descriptor)
+            close(fd)
             throw Failure("socket path too long: \(path)")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -56,14 +59,15 @@ public final class RawVarlinkConnection: @unchecked Sendable {
         }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard result == 0 else {
             let code = errno
-            close(descriptor)
+            close(fd)
             throw Failure("connect(\(path)): \(String(cString: strerror(code)))")
         }
+        descriptor = fd
     }
 
     deinit {
