@@ -15,12 +15,29 @@ public final class InMemoryStateStore: StateStoring {
 
     public init() {}
 
-    public func loadAll(includingTimelines: Bool) throws -> StoredState {
-        StoredState(widgets: widgets.keys.sorted().compactMap { id in
-            widgets[id].map {
-                StoredWidget(widget: $0, schedule: schedules[id], timeline: includingTimelines ? timelines[id] : nil)
+    public func forEachStoredWidget(timelines loading: TimelineLoading, _ body: (StoredWidget) throws -> Void) throws {
+        for id in widgets.keys.sorted() {
+            guard let widget = widgets[id] else { continue }
+            let timeline = timelines[id]
+            switch loading {
+            case .none:
+                try body(StoredWidget(widget: widget, schedule: schedules[id], timeline: nil))
+            case .outlines:
+                try body(StoredWidget(widget: widget, schedule: schedules[id],
+                                      timeline: timeline?.outline == nil ? timeline : nil, outline: timeline?.outline))
+            case .full:
+                try body(StoredWidget(widget: widget, schedule: schedules[id], timeline: timeline,
+                                      outline: timeline?.outline))
             }
-        }, meta: meta)
+        }
+    }
+
+    public func allMeta() throws -> [String: String] {
+        meta
+    }
+
+    public func timeline(widgetID: String) throws -> TimelineRecord? {
+        timelines[widgetID]
     }
 
     public func apply(_ batch: StateBatch) throws {

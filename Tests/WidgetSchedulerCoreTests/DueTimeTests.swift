@@ -30,7 +30,7 @@ struct DueTimeTests {
         Row(name: "never: never due", timeline: timeline([0, 600], .never), expected: nil),
     ])
     func due(_ row: Row) {
-        let due = DueTime.after(success: row.timeline, runStart: Self.start)
+        let due = DueTime.after(success: TimelineOutline(row.timeline), runStart: Self.start)
         #expect(due?.resolved(at: Self.start) == row.expected)
     }
 

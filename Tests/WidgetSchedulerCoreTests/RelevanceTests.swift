@@ -6,11 +6,11 @@ import WidgetSchedulerCore
 struct RelevanceTests {
     static let t0 = Date(timeIntervalSince1970: 1_767_600_000)
 
-    static func timeline(_ entries: [(Double, Double?, Double)]) -> Timeline {
-        Timeline(entries: entries.map { offset, score, duration in
+    static func timeline(_ entries: [(Double, Double?, Double)]) -> TimelineOutline {
+        TimelineOutline(Timeline(entries: entries.map { offset, score, duration in
             TimelineEntry(date: t0.addingTimeInterval(offset),
                           relevance: score.map { TimelineEntryRelevance(score: $0, duration: duration) })
-        }, policy: .never)
+        }, policy: .never))
     }
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -45,7 +45,7 @@ struct RelevanceTests {
     }
 
     @Test func theStackPutsTheMostRelevantFirstAndTheIrrelevantLast() {
-        func widget(_ id: String, _ timeline: Timeline, max: Double) -> WidgetSchedule {
+        func widget(_ id: String, _ timeline: TimelineOutline, max: Double) -> WidgetSchedule {
             var schedule = WidgetSchedule(id: id, kind: "k", budget: RefreshBudget(tokens: 1, stamp: 0))
             schedule.timeline = timeline
             schedule.maxRelevanceScore = max

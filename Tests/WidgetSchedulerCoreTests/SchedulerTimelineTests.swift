@@ -55,6 +55,19 @@ struct SchedulerTimelineTests {
         #expect(SchedulerHarness.entries(harness.tick(501)) == ["w": harness.wall(501)])
     }
 
+    @Test func aNewTimelineWithAnEntryCurrentNowIsAnnouncedEvenWithTheSameDate() {
+        // The scheduler keeps no contents: a new timeline's current entry carries new content even when its date
+        // equals the entry shown, so hosts must hear of it.
+        var harness = SchedulerHarness()
+        harness.at(0, .widgetAdded(id: "w", kind: "k"))
+        harness.succeed("w", at: 1, entries: [-1], policy: .never)
+        let shown = harness.wall(0)
+        _ = harness.reload(400, .all)
+        let actions = harness.succeed("w", at: 401, entries: [shown.timeIntervalSince(harness.wall(401))],
+                                      policy: .never)
+        #expect(SchedulerHarness.entries(actions) == ["w": shown])
+    }
+
     @Test func theNextWakeupIsTheEarliestOfEntryChangesAndRuns() {
         var harness = SchedulerHarness()
         harness.at(0, .widgetAdded(id: "a", kind: "k"))

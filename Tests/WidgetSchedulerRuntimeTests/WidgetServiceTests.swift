@@ -3,7 +3,7 @@ import Testing
 import WidgetProtocol
 import WidgetProviders
 import WidgetSchedulerCore
-import WidgetSchedulerRuntime
+@testable import WidgetSchedulerRuntime
 import WidgetSchedulerTestKit
 
 /// The daemon's logic against fakes: what it launches, answers, persists, logs and streams.
@@ -176,10 +176,59 @@ struct WidgetServiceTests {
         #expect(harness.launcher.launches.count == launchesBefore + 1)
         // No flush by the event loop yet: what a kill -9 now would leave behind must already hold the spend.
         let saved = try #require(harness.store.schedules[id])
-        let state = try #require(JSONValue(jsonText: String(decoding: saved.state, as: UTF8.self))?.objectValue)
-        let schedule = try #require(state["schedule"]?.objectValue)
-        #expect(schedule["inFlight"]?.objectValue?["reason"] == .string("explicit"))
-        #expect(schedule["lastRunStart"] == .integer(400) || schedule["lastRunStart"] == .number(400))
+        let schedule = try PersistedWidgetState(decoding: saved.state).schedule
+        #expect(schedule.inFlight?.reason == .explicit)
+        #expect(schedule.lastRunStart == 400)
+    }
+
+    @Test func anOlderTimelinesEntryIsShownUntilTheNewFirstDateAcrossARestart() throws {
+        let store = InMemoryStateStore()
+        let clock = ManualDaemonClock()
+        let first = try WidgetServiceHarness(store: store, clock: clock)
+        let id = try first.addWidget()
+        first.launcher.launches[0].succeed(first.timeline([0], content: #"{"v":"old"}"#))
+        first.clock.clock.advance(to: 400)
+        _ = try first.service.reload(.widgets([id]), foreground: false)
+        first.launcher.launches[1].succeed(first.timeline([100], content: #"{"v":"new"}"#))
+        #expect(try first.service.list().first?.currentEntry?.content == .object(["v": .string("old")]))
+        first.service.flush()
+
+        // The scheduler keeps no contents: the restarted daemon has the shown one from its saved state, and the
+        // new timeline's from the store when its date comes.
+        let second = try WidgetServiceHarness(store: store, clock: clock)
+        #expect(try second.service.list().first?.currentEntry?.content == .object(["v": .string("old")]))
+        var seen: [JSONValue?] = []
+        _ = second.service.watch(WatchMethod.Parameters(id: id)) { event in
+            if event.event == .entryChanged { seen.append(event.content) }
+            return true
+        }
+        second.advance(to: 501)
+        #expect(seen == [.object(["v": .string("new")])])
+        #expect(try second.service.list().first?.currentEntry?.content == .object(["v": .string("new")]))
+        let entries = try second.service.timeline(id: id).entries
+        #expect(entries.map(\.content) == [.object(["v": .string("new")])])
+        #expect(entries.map(\.current) == [true])
+    }
+
+    @Test func aTimelineStoredWithoutAnOutlineIsReadFromItsJSON() throws {
+        // Rows written before the store kept outlines have only the timeline's JSON.
+        let store = InMemoryStateStore()
+        let clock = ManualDaemonClock()
+        let first = try WidgetServiceHarness(store: store, clock: clock)
+        let id = try first.addWidget()
+        first.launcher.launches[0].succeed(first.timeline([0, 60], content: #"{"n":1}"#))
+        first.service.flush()
+        var legacy = try #require(store.timelines[id])
+        legacy.outline = nil
+        var batch = StateBatch()
+        batch.upsertTimeline(legacy)
+        try store.apply(batch)
+
+        let second = try WidgetServiceHarness(store: store, clock: clock)
+        #expect(try second.service.timeline(id: id).entries.count == 2)
+        #expect(second.timer.armedAt == 60)
+        second.advance(to: 60)
+        #expect(try second.service.list().first?.currentEntry?.date == clock.now().wall)
     }
 
     @Test func watchersSeeEntryChangesAtTheirDatesAndRunResults() throws {

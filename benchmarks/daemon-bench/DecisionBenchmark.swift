@@ -29,7 +29,7 @@ enum DecisionBenchmark {
         for index in 0..<count {
             var schedule = WidgetSchedule(id: "w\(index + 1)", kind: "trivial",
                                           budget: RefreshBudget(fullAt: now.monotonic, settings: settings))
-            schedule.timeline = timeline
+            schedule.timeline = TimelineOutline(timeline)
             scheduler.restore(schedule, at: now)
         }
         var generator = SystemRandomNumberGenerator()

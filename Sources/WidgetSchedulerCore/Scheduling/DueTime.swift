@@ -16,12 +16,12 @@ public enum DueTime: Sendable, Hashable, Codable {
     /// The due time a successful timeline asks for, for a run that started at `runStart`:
     /// `atEnd` → the latest entry date, or the run's start if there are no entries;
     /// `after(d)` → d, or the run's start if d is earlier; `never` → nil.
-    public static func after(success timeline: Timeline, runStart: Instant) -> DueTime? {
+    public static func after(success timeline: TimelineOutline, runStart: Instant) -> DueTime? {
         switch timeline.policy {
         case .never:
             return nil
         case .atEnd:
-            guard let last = timeline.entries.last?.date, last > runStart.wall else {
+            guard let last = timeline.dates.last, last > runStart.wall else {
                 return .monotonic(runStart.monotonic)
             }
             return .wall(last)

@@ -19,25 +19,26 @@ public struct Relevance: Sendable, Hashable {
     ///
     /// The score is that of the newest entry with a relevance whose date ≤ `date`. It holds for `duration` seconds
     /// after the entry's date, or, when the duration is 0, until the next entry that carries a relevance.
-    public static func current(in timeline: Timeline?, at date: Date, maxScore: Double) -> Relevance? {
-        guard let entries = timeline?.entries else { return nil }
+    public static func current(in timeline: TimelineOutline?, at date: Date, maxScore: Double) -> Relevance? {
+        guard let timeline else { return nil }
+        let dates = timeline.dates
         var best: Int?
         var next: Int?
-        for (index, entry) in entries.enumerated() where entry.relevance != nil {
-            if entry.date <= date {
+        for (index, relevance) in timeline.relevances.enumerated() where relevance != nil {
+            if dates[index] <= date {
                 best = index
             } else {
                 next = index
                 break
             }
         }
-        guard let index = best, let relevance = entries[index].relevance else { return nil }
-        let since = entries[index].date
+        guard let index = best, let relevance = timeline.relevances[index] else { return nil }
+        let since = dates[index]
         let until: Date?
         if relevance.duration > 0 {
             until = since.addingTimeInterval(relevance.duration)
         } else {
-            until = next.map { entries[$0].date }
+            until = next.map { dates[$0] }
         }
         if let until, until <= date { return nil }
         let scale = max(maxScore, relevance.score)

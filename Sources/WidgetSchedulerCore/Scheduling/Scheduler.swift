@@ -199,12 +199,18 @@ public struct Scheduler: Sendable {
             schedule.consecutiveFailures = 0
             schedule.backoffUntil = nil
             schedule.quarantined = false
-            schedule.timeline = timeline
-            for case let score? in timeline.entries.map({ $0.relevance?.score }) {
+            let outline = TimelineOutline(timeline)
+            schedule.timeline = outline
+            for case let score? in outline.relevances.map({ $0?.score }) {
                 schedule.maxRelevanceScore = max(schedule.maxRelevanceScore, score)
             }
+            // An entry of the new timeline that is current already replaces the shown one even when its date and
+            // relevance equal it: its content is new. Otherwise the old entry stays until the new first date.
+            if outline.currentEntryIndex(at: now.wall.addingTimeInterval(Self.tolerance)) != nil {
+                schedule.currentEntry = nil
+            }
             let runStart = Instant(monotonic: run.startedAt, wall: now.wall(atMonotonic: run.startedAt))
-            if let due = DueTime.after(success: timeline, runStart: runStart) {
+            if let due = DueTime.after(success: outline, runStart: runStart) {
                 schedule.pending = schedule.pending.merging(PendingRun(reason: .policy, due: due), at: now)
             }
         case .failure:
@@ -238,10 +244,10 @@ public struct Scheduler: Sendable {
         var started = false
         let probe = now.wall.addingTimeInterval(Self.tolerance)
         if let timeline = schedule.timeline, let index = timeline.currentEntryIndex(at: probe),
-           timeline.entries[index] != schedule.currentEntry {
-            schedule.currentEntry = timeline.entries[index]
+           timeline[index] != schedule.currentEntry {
+            schedule.currentEntry = timeline[index]
             widgets[id] = schedule
-            actions.append(.entryChanged(widget: id, entry: timeline.entries[index]))
+            actions.append(.entryChanged(widget: id, entry: timeline[index]))
             actions.append(.stateChanged(widget: id))
         }
         if let pending = schedule.pending, schedule.inFlight == nil, !slotQueue.contains(id) {

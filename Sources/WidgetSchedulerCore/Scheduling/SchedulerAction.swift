@@ -23,8 +23,9 @@ public enum SchedulerAction: Sendable, Hashable {
     case startRun(widget: String, reason: RunReason)
     /// Answer a request for one widget.
     case decided(RequestDecision)
-    /// The widget's current entry changed; hosts are told now, at the entry's date.
-    case entryChanged(widget: String, entry: TimelineEntry)
+    /// The widget's current entry changed; hosts are told now, at the entry's date. The entry is always one of the
+    /// widget's newest timeline (`WidgetSchedule.timeline`), where the caller finds its content.
+    case entryChanged(widget: String, entry: TimelineOutline.Entry)
     /// A failure put the widget into backoff until `until` (monotonic) after `failures` consecutive failures.
     case backedOff(widget: String, failures: Int, until: Double)
     /// The widget reached the failure threshold and stops running by itself.

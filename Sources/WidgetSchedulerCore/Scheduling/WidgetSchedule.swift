@@ -22,10 +22,10 @@ public struct WidgetSchedule: Sendable, Hashable, Codable {
     public var quarantined: Bool
     public var inFlight: RunInFlight?
     public var pending: PendingRun?
-    /// The newest successful timeline. Kept through failures.
-    public var timeline: Timeline?
+    /// The newest successful timeline's outline (contents are the caller's). Kept through failures.
+    public var timeline: TimelineOutline?
     /// The entry hosts should show now; it may belong to an older timeline until the new one's first date.
-    public var currentEntry: TimelineEntry?
+    public var currentEntry: TimelineOutline.Entry?
     /// The greatest relevance score this widget ever gave, for normalising its current score.
     public var maxRelevanceScore: Double
 

@@ -10,6 +10,8 @@ struct ManagedWidget {
     var configuration: [String: JSONValue]
     var addedAt: Date
     var lastRun: PersistedWidgetState.LastRun?
+    /// The current entry's content as JSON text, for `List` and `Watch`: the scheduler keeps only entry dates.
+    var currentContent: String?
 
     var record: WidgetRecord {
         WidgetRecord(id: id, kind: kind, family: family, configuration: JSONValue.object(configuration).jsonText(),

@@ -1,9 +1,12 @@
 import Foundation
 import WidgetSchedulerCore
 
-/// What the daemon saves per widget in the schedule blob: the core's state without its timeline (saved apart), and
-/// the last run's facts for `list`.
-struct PersistedWidgetState: Codable {
+/// What the daemon saves per widget in the schedule blob: the core's state without its timeline (saved apart, with
+/// its outline), the last run's facts for `list`, and the content of the entry hosts show now.
+///
+/// The blob is the compact binary encoding (`CompactWriter`), first byte 1. Blobs written before it are JSON (first
+/// byte `{`) and are still read.
+struct PersistedWidgetState {
     /// The last run that started: when, why, and how it ended (nil while it runs).
     struct LastRun: Codable, Hashable {
         var startedAt: Date
@@ -13,4 +16,130 @@ struct PersistedWidgetState: Codable {
 
     var schedule: WidgetSchedule
     var lastRun: LastRun?
+    /// The current entry's content as JSON text. The scheduler keeps only entry dates; this may belong to an older
+    /// timeline than the stored one (until the new one's first date).
+    var currentContent: String?
+
+    static let compactVersion: UInt8 = 1
+
+    func encoded() -> Data {
+        var writer = CompactWriter(capacity: 160 + (currentContent?.utf8.count ?? 0))
+        writer.u8(Self.compactVersion)
+        writer.string(schedule.id)
+        writer.string(schedule.kind)
+        writer.double(schedule.budget.tokens)
+        writer.double(schedule.budget.stamp)
+        writer.optional(schedule.lastRunStart) { $0.double($1) }
+        writer.int(schedule.consecutiveFailures)
+        writer.optional(schedule.backoffUntil) { $0.double($1) }
+        writer.bool(schedule.quarantined)
+        writer.optional(schedule.inFlight) { writer, run in
+            writer.string(run.reason.rawValue)
+            writer.double(run.startedAt)
+        }
+        writer.optional(schedule.pending) { writer, pending in
+            writer.string(pending.reason.rawValue)
+            switch pending.due {
+            case .monotonic(let seconds):
+                writer.u8(0)
+                writer.double(seconds)
+            case .wall(let date):
+                writer.u8(1)
+                writer.date(date)
+            }
+        }
+        writer.optional(schedule.currentEntry) { writer, entry in
+            writer.date(entry.date)
+            writer.optional(entry.relevance) { writer, relevance in
+                writer.double(relevance.score)
+                writer.double(relevance.duration)
+            }
+        }
+        writer.double(schedule.maxRelevanceScore)
+        writer.optional(lastRun) { writer, run in
+            writer.date(run.startedAt)
+            writer.string(run.reason.rawValue)
+            writer.optional(run.outcome) { $0.string($1) }
+        }
+        writer.optional(currentContent) { $0.string($1) }
+        return writer.data
+    }
+
+    /// Decodes either encoding; throws a description of what is wrong with a damaged blob.
+    init(decoding data: Data) throws {
+        if data.first == UInt8(ascii: "{") {
+            self = try Self.decodingJSON(data)
+            return
+        }
+        var reader = CompactReader(data)
+        let version = try reader.u8()
+        guard version == Self.compactVersion else {
+            throw CompactReader.Malformed(offset: 0, reason: "unknown schedule version \(version)")
+        }
+        var schedule = WidgetSchedule(id: try reader.string(), kind: try reader.string(),
+                                      budget: RefreshBudget(tokens: try reader.double(), stamp: try reader.double()))
+        schedule.lastRunStart = try reader.optional { try $0.double() }
+        schedule.consecutiveFailures = try reader.int()
+        schedule.backoffUntil = try reader.optional { try $0.double() }
+        schedule.quarantined = try reader.bool()
+        schedule.inFlight = try reader.optional {
+            WidgetSchedule.RunInFlight(reason: try $0.named(RunReason.self), startedAt: try $0.double())
+        }
+        schedule.pending = try reader.optional { reader in
+            let reason = try reader.named(RunReason.self)
+            switch try reader.u8() {
+            case 0: return PendingRun(reason: reason, due: .monotonic(try reader.double()))
+            case 1: return PendingRun(reason: reason, due: .wall(try reader.date()))
+            case let tag:
+                throw CompactReader.Malformed(offset: reader.offset - 1, reason: "unknown due-time tag \(tag)")
+            }
+        }
+        schedule.currentEntry = try reader.optional { reader in
+            TimelineOutline.Entry(date: try reader.date(), relevance: try reader.optional {
+                TimelineEntryRelevance(score: try $0.double(), duration: try $0.double())
+            })
+        }
+        schedule.maxRelevanceScore = try reader.double()
+        self.schedule = schedule
+        lastRun = try reader.optional { reader in
+            LastRun(startedAt: try reader.date(), reason: try reader.named(RunReason.self),
+                    outcome: try reader.optional { try $0.string() })
+        }
+        currentContent = try reader.optional { try $0.string() }
+        guard reader.isAtEnd else {
+            throw CompactReader.Malformed(offset: reader.offset, reason: "trailing bytes after the schedule")
+        }
+    }
+
+    init(schedule: WidgetSchedule, lastRun: LastRun?, currentContent: String?) {
+        self.schedule = schedule
+        self.lastRun = lastRun
+        self.currentContent = currentContent
+    }
+
+    /// The JSON of earlier versions, whose current entry carried its content inside the schedule.
+    private struct LegacyJSON: Decodable {
+        struct Schedule: Decodable {
+            struct Entry: Decodable { var content: String? }
+            var currentEntry: Entry?
+        }
+        var schedule: WidgetSchedule
+        var lastRun: LastRun?
+        var contents: Schedule
+
+        enum CodingKeys: String, CodingKey { case schedule, lastRun }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            schedule = try container.decode(WidgetSchedule.self, forKey: .schedule)
+            lastRun = try container.decodeIfPresent(LastRun.self, forKey: .lastRun)
+            contents = try container.decode(Schedule.self, forKey: .schedule)
+        }
+    }
+
+    private static func decodingJSON(_ data: Data) throws -> PersistedWidgetState {
+        let legacy = try JSONDecoder().decode(LegacyJSON.self, from: data)
+        return PersistedWidgetState(schedule: legacy.schedule, lastRun: legacy.lastRun,
+                                    currentContent: legacy.contents.currentEntry?.content)
+    }
 }

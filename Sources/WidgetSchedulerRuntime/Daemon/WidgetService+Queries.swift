@@ -21,7 +21,8 @@ extension WidgetService {
             nextReload: plan.map { now.wall(atMonotonic: $0.at) }, nextReason: plan?.reason.rawValue,
             tokens: Self.rounded(scheduler.tokens(of: id, at: now) ?? 0),
             currentEntry: schedule.currentEntry.map {
-                WidgetSummary.CurrentEntry(date: $0.date, content: JSONValue(jsonText: $0.content) ?? .null)
+                WidgetSummary.CurrentEntry(date: $0.date,
+                                           content: widget.currentContent.flatMap(JSONValue.init(jsonText:)) ?? .null)
             })
     }
 
@@ -90,11 +91,13 @@ extension WidgetService {
             if case .after(let date) = timeline.policy { return TimelineMethod.Policy(policy: "after", date: date) }
             return TimelineMethod.Policy(policy: timeline.policy.name)
         }
-        let entries = (schedule.timeline?.entries ?? []).map { entry in
+        let current = schedule.currentEntry
+        let entries = (schedule.timeline == nil ? [] : fullTimeline(of: id)?.entries ?? []).map { entry in
             TimelineMethod.Entry(
                 date: entry.date,
                 relevance: entry.relevance.map { TimelineMethod.Relevance(score: $0.score, duration: $0.duration) },
-                content: JSONValue(jsonText: entry.content) ?? .null, current: entry == schedule.currentEntry)
+                content: JSONValue(jsonText: entry.content) ?? .null,
+                current: entry.date == current?.date && entry.relevance == current?.relevance)
         }
         return TimelineMethod.Reply(widget: id, kind: widget.kind, policy: policy, entries: entries,
                                     nextReload: plan.map { now.wall(atMonotonic: $0.at) },

@@ -171,7 +171,7 @@ extension WidgetService {
         nextWidgetNumber = number + 1
         let id = "w\(number)"
         let widget = ManagedWidget(id: id, kind: kind, family: family, configuration: configuration,
-                                   addedAt: clock.now().wall, lastRun: nil)
+                                   addedAt: clock.now().wall, lastRun: nil, currentContent: nil)
         widgets[id] = widget
         batch.upsertWidget(widget.record)
         let text = JSONValue.object(configuration).jsonText()
@@ -185,6 +185,7 @@ extension WidgetService {
     public func remove(id: String) throws(ControlError) {
         guard widgets[id] != nil else { throw .unknownWidget(id) }
         running.removeValue(forKey: id)?.terminate()
+        freshTimelines[id] = nil
         logger.info("\(id): removed", metadata: metadata(id))
         widgets[id] = nil
         batch.deleteWidget(id: id)

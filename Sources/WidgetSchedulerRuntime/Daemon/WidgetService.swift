@@ -47,6 +47,9 @@ public final class WidgetService {
     var widgets: [String: ManagedWidget] = [:]
     var running: [String: ProviderRunHandle] = [:]
     var batch = StateBatch()
+    /// Timelines received since the last successful `flush()`, with their contents: the store has them only once
+    /// the batch is written. Older timelines' contents are read from the store when needed.
+    var freshTimelines: [String: Timeline] = [:]
     var watchers: [Int: Watcher] = [:]
     var nextWatcherID = 0
     var nextRequestID = 0
@@ -82,26 +85,32 @@ public final class WidgetService {
     /// Restores every widget from the store. A reload that came due while the daemon was down runs after start,
     /// through the usual rules; a run that was in flight is pending again, its token still spent.
     public func load() throws {
-        let stored = try store.loadAll(includingTimelines: true)
+        let meta = try store.allMeta()
         let now = clock.now()
-        let saved = Self.savedClock(stored.meta["clock"])
+        let saved = Self.savedClock(meta["clock"])
         let sameBoot = saved?.boot == bootID
-        nextWidgetNumber = Int(stored.meta["nextWidgetNumber"] ?? "") ?? 1
-        for item in stored.widgets {
+        nextWidgetNumber = Int(meta["nextWidgetNumber"] ?? "") ?? 1
+        // One row at a time, keeping only what scheduling needs: entry dates, not contents.
+        try store.forEachStoredWidget(timelines: .outlines) { item in
             let record = item.widget
             let configuration = JSONValue(jsonText: record.configuration)?.objectValue ?? [:]
-            var persisted = item.schedule.flatMap { try? decoder.decode(PersistedWidgetState.self, from: $0.state) }
-            if persisted == nil {
-                logger.warning("widget \(record.id) has no readable schedule; starting it with a full budget",
+            var persisted: PersistedWidgetState?
+            if let blob = item.schedule?.state {
+                do {
+                    persisted = try PersistedWidgetState(decoding: blob)
+                } catch {
+                    let text = "widget \(record.id): its stored schedule is unreadable (\(error)); starting it with "
+                        + "a full budget"
+                    logger.warning("\(text)", metadata: [JournalField.widgetID: "\(record.id)"])
+                }
+            } else {
+                logger.warning("widget \(record.id) has no stored schedule; starting it with a full budget",
                                metadata: [JournalField.widgetID: "\(record.id)"])
             }
             var schedule = persisted?.schedule
                 ?? WidgetSchedule(id: record.id, kind: record.kind,
                                   budget: RefreshBudget(fullAt: now.monotonic, settings: scheduler.settings))
-            if let text = item.timeline?.timeline,
-               let timeline = try? decoder.decode(Timeline.self, from: Data(text.utf8)) {
-                schedule.timeline = timeline
-            }
+            schedule.timeline = storedOutline(item)
             if let saved {
                 schedule = schedule.restored(savedAt: saved.instant, now: now, sameBoot: sameBoot)
             }
@@ -110,12 +119,40 @@ public final class WidgetService {
             }
             widgets[record.id] = ManagedWidget(id: record.id, kind: record.kind, family: record.family,
                                                configuration: configuration, addedAt: record.addedAt,
-                                               lastRun: persisted?.lastRun)
+                                               lastRun: persisted?.lastRun, currentContent: persisted?.currentContent)
             scheduler.restore(schedule, at: now)
             nextWidgetNumber = max(nextWidgetNumber, (Int(record.id.dropFirst()) ?? 0) + 1)
         }
         createGroupDirectories()
         _ = handle(.tick)
+    }
+
+    /// The outline of a widget's stored timeline: its compact column, or its JSON for a row written before outlines
+    /// were stored. An unreadable one is logged and dropped (the widget keeps its schedule and runs again).
+    private func storedOutline(_ item: StoredWidget) -> TimelineOutline? {
+        do {
+            if let blob = item.outline { return try TimelineOutline(compact: blob) }
+            if let text = item.timeline?.timeline {
+                return TimelineOutline(try decoder.decode(Timeline.self, from: Data(text.utf8)))
+            }
+        } catch {
+            let text = "widget \(item.widget.id): its stored timeline is unreadable (\(error)); it shows nothing "
+                + "new until its next run"
+            logger.warning("\(text)", metadata: [JournalField.widgetID: "\(item.widget.id)"])
+        }
+        return nil
+    }
+
+    /// The widget's newest timeline with its contents: this turn's if not yet written, else the store's.
+    func fullTimeline(of id: String) -> Timeline? {
+        if let fresh = freshTimelines[id] { return fresh }
+        do {
+            guard let record = try store.timeline(widgetID: id) else { return nil }
+            return try decoder.decode(Timeline.self, from: Data(record.timeline.utf8))
+        } catch {
+            logger.error("\(id): cannot read its stored timeline: \(error)", metadata: metadata(id))
+            return nil
+        }
     }
 
     /// Writes this loop turn's changes in one transaction, with the clock stamp used to restore after a restart.
@@ -127,6 +164,7 @@ public final class WidgetService {
         do {
             try store.apply(batch)
             batch = StateBatch()
+            freshTimelines.removeAll(keepingCapacity: true)
         } catch {
             // Keep the batch: the next turn retries it with its own changes merged in; nothing is lost while the
             // process lives.
@@ -143,8 +181,8 @@ public final class WidgetService {
     func persist(_ id: String, at now: Instant) {
         guard let widget = widgets[id], var schedule = scheduler.widgets[id] else { return }
         schedule.timeline = nil
-        let state = PersistedWidgetState(schedule: schedule, lastRun: widget.lastRun)
-        guard let data = try? encoder.encode(state) else { return }
+        let data = PersistedWidgetState(schedule: schedule, lastRun: widget.lastRun,
+                                        currentContent: widget.currentContent).encoded()
         let next = scheduler.plannedRun(for: id, at: now).map { now.wall(atMonotonic: $0.at) }
         batch.upsertSchedule(WidgetScheduleRecord(widgetID: id, state: data, nextDue: next,
                                                   quarantined: schedule.quarantined))
@@ -278,8 +316,10 @@ public final class WidgetService {
         case .success(.timeline(let timeline), _):
             outcome = .success(timeline)
             outcomeName = "success"
+            freshTimelines[id] = timeline
             batch.upsertTimeline(TimelineRecord(widgetID: id, timeline: Self.text(timeline, encoder),
-                                                receivedAt: now.wall, currentEntryIndex: nil))
+                                                receivedAt: now.wall, currentEntryIndex: nil,
+                                                outline: TimelineOutline(timeline).compactEncoded()))
         case .success:
             outcome = .failure(reason: "invalid", detail: "the provider did not answer with a timeline")
             outcomeName = "invalid"
@@ -307,12 +347,14 @@ public final class WidgetService {
 
     // MARK: - Hosts
 
-    private func announceEntry(_ id: String, _ entry: TimelineEntry) {
+    private func announceEntry(_ id: String, _ entry: TimelineOutline.Entry) {
         guard let widget = widgets[id] else { return }
+        let content = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
+        widgets[id]?.currentContent = content
         logger.debug("\(id): current entry is now \(RFC3339.string(from: entry.date))", metadata: metadata(id, [
             JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
         broadcast(.entryChanged(widget: id, kind: widget.kind, date: entry.date,
-                                content: JSONValue(jsonText: entry.content) ?? .null))
+                                content: content.flatMap(JSONValue.init(jsonText:)) ?? .null))
     }
 
     /// Registers a `Watch` client; returns its id for `unwatch`.

@@ -3,8 +3,13 @@ import Foundation
 /// The daemon's persistent state. The real one is `StateStore` (SQLite through GRDB); the test kit has an in-memory
 /// fake.
 public protocol StateStoring: AnyObject {
-    /// Every widget with its schedule (and its timeline when `includingTimelines`), and the meta values.
-    func loadAll(includingTimelines: Bool) throws -> StoredState
+    /// Calls `body` with every widget and its schedule (and as much of its timeline as `timelines` says), in the
+    /// order they were added, one at a time.
+    func forEachStoredWidget(timelines: TimelineLoading, _ body: (StoredWidget) throws -> Void) throws
+    /// Every meta value by key.
+    func allMeta() throws -> [String: String]
+    /// The widget's last good timeline, with its entries' contents.
+    func timeline(widgetID: String) throws -> TimelineRecord?
     /// Applies one event-loop turn's changes atomically.
     func apply(_ batch: StateBatch) throws
     func history(widgetID: String, since: Date) throws -> [HistoryRecord]

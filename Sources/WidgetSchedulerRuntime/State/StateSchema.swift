@@ -58,6 +58,11 @@ enum StateSchema {
                     ) WITHOUT ROWID;
                     """)
         }
+        // The outline (entry dates, relevances, policy in the compact encoding) is what the daemon reads at start;
+        // rows written before it have NULL and are read from their JSON until their next run rewrites them.
+        migrator.registerMigration("v2-timeline-outline") { db in
+            try db.execute(sql: "ALTER TABLE timeline ADD COLUMN outline BLOB")
+        }
         return migrator
     }
 }

@@ -7,24 +7,22 @@ extension StateStore {
     /// Rows are decoded straight from a cursor, without Codable, so 100 000 widgets load in a fraction of a second.
     /// The timelines' text dominates memory (about 1.4 KiB per 10-entry timeline); with `includingTimelines` false
     /// every `StoredWidget.timeline` is nil, and `timeline(widgetID:)` reads one when it is needed. To turn rows into
-    /// the daemon's own state without holding them all at once, use `forEachStoredWidget(includingTimelines:_:)`.
+    /// the daemon's own state without holding them all at once, use `forEachStoredWidget(timelines:_:)`.
     public func loadAll(includingTimelines: Bool = true) throws -> StoredState {
         try databaseQueue.read { db in
             let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM widget") ?? 0
             var widgets: [StoredWidget] = []
             widgets.reserveCapacity(count)
-            try Self.forEachStoredWidget(db, includingTimelines: includingTimelines) { widgets.append($0) }
+            try Self.forEachStoredWidget(db, timelines: includingTimelines ? .full : .none) { widgets.append($0) }
             return StoredState(widgets: widgets, meta: try Self.meta(db))
         }
     }
 
     /// Calls `body` with every widget, in the order they were first added, from one read transaction; only one
     /// row is decoded at a time, so peak memory stays that of what `body` keeps.
-    public func forEachStoredWidget(
-        includingTimelines: Bool = true, _ body: (StoredWidget) throws -> Void
-    ) throws {
+    public func forEachStoredWidget(timelines: TimelineLoading = .full, _ body: (StoredWidget) throws -> Void) throws {
         try databaseQueue.read { db in
-            try Self.forEachStoredWidget(db, includingTimelines: includingTimelines, body)
+            try Self.forEachStoredWidget(db, timelines: timelines, body)
         }
     }
 
@@ -34,10 +32,17 @@ extension StateStore {
     }
 
     private static func forEachStoredWidget(
-        _ db: Database, includingTimelines: Bool, _ body: (StoredWidget) throws -> Void
+        _ db: Database, timelines: TimelineLoading, _ body: (StoredWidget) throws -> Void
     ) throws {
-        let timelineColumns = includingTimelines ? "t.timeline, t.receivedAt, t.currentEntryIndex" : "NULL, NULL, NULL"
-        let timelineJoin = includingTimelines ? "LEFT JOIN timeline t ON t.widgetID = w.id" : ""
+        let timelineColumns: String
+        switch timelines {
+        case .none: timelineColumns = "NULL, NULL, NULL, NULL"
+        case .outlines:
+            timelineColumns =
+                "CASE WHEN t.outline IS NULL THEN t.timeline END, t.receivedAt, t.currentEntryIndex, t.outline"
+        case .full: timelineColumns = "t.timeline, t.receivedAt, t.currentEntryIndex, t.outline"
+        }
+        let timelineJoin = timelines == .none ? "" : "LEFT JOIN timeline t ON t.widgetID = w.id"
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -62,7 +67,7 @@ extension StateStore {
                 sql: """
                     SELECT w.id, w.kind, w.family, w.configuration, w.addedAt,
                         s.state, s.nextDue, s.quarantined,
-                        t.timeline, t.receivedAt, t.currentEntryIndex
+                        t.timeline, t.receivedAt, t.currentEntryIndex, t.outline
                     FROM widget w
                     LEFT JOIN widget_schedule s ON s.widgetID = w.id
                     LEFT JOIN timeline t ON t.widgetID = w.id
@@ -77,12 +82,12 @@ extension StateStore {
     public func timeline(widgetID: String) throws -> TimelineRecord? {
         try databaseQueue.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT timeline, receivedAt, currentEntryIndex FROM timeline WHERE widgetID = ?",
+                db, sql: "SELECT timeline, receivedAt, currentEntryIndex, outline FROM timeline WHERE widgetID = ?",
                 arguments: [widgetID]
             ).map { row in
                 TimelineRecord(
                     widgetID: widgetID, timeline: row[0], receivedAt: Date(timeIntervalSinceReferenceDate: row[1]),
-                    currentEntryIndex: row[2])
+                    currentEntryIndex: row[2], outline: row[3])
             }
         }
     }
@@ -162,13 +167,14 @@ extension StateStore {
                 nextDue: (row[6] as Double?).map(Date.init(timeIntervalSinceReferenceDate:)),
                 quarantined: row[7])
         }
+        let outline = row[11] as Data?
         var timeline: TimelineRecord?
         if let text = row[8] as String? {
             timeline = TimelineRecord(
                 widgetID: id, timeline: text, receivedAt: Date(timeIntervalSinceReferenceDate: row[9]),
-                currentEntryIndex: row[10])
+                currentEntryIndex: row[10], outline: outline)
         }
-        return StoredWidget(widget: widget, schedule: schedule, timeline: timeline)
+        return StoredWidget(widget: widget, schedule: schedule, timeline: timeline, outline: outline)
     }
 
     private static func groupDataRecord(_ row: Row) -> GroupDataRecord {

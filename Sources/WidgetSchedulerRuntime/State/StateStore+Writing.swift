@@ -85,14 +85,14 @@ extension StateStore {
         guard !timelines.isEmpty else { return }
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO timeline (widgetID, timeline, receivedAt, currentEntryIndex) VALUES (?, ?, ?, ?)
+                INSERT INTO timeline (widgetID, timeline, receivedAt, currentEntryIndex, outline) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (widgetID) DO UPDATE SET timeline = excluded.timeline, receivedAt = excluded.receivedAt,
-                    currentEntryIndex = excluded.currentEntryIndex
+                    currentEntryIndex = excluded.currentEntryIndex, outline = excluded.outline
                 """)
         for timeline in timelines {
             try statement.execute(arguments: [
                 timeline.widgetID, timeline.timeline, timeline.receivedAt.timeIntervalSinceReferenceDate,
-                timeline.currentEntryIndex,
+                timeline.currentEntryIndex, timeline.outline,
             ])
         }
     }
