@@ -32,6 +32,10 @@ public final class InMemoryStateStore: StateStoring {
         }
     }
 
+    public func widgetCount() throws -> Int {
+        widgets.count
+    }
+
     public func allMeta() throws -> [String: String] {
         meta
     }

@@ -28,6 +28,21 @@ import WidgetProtocol
         #expect(handler.calls.map(\.method) == [.status])
     }
 
+    @Test func wholeMessageRepliesArriveInCallOrderBehindUnwrittenOutput() {
+        let connection = connection()
+        let list = controlMessage(#"{"method":"io.widgetscheduler.Scheduler.List"}"#)
+        let status = controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#)
+        // Three calls in one read: the second List's message is queued behind output not yet written.
+        connection.receive(list + status + list)
+        #expect(written(connection) == [
+            VarlinkReply(parameters: ["widgets": .array([.object(["n": .integer(1)])])]),
+            VarlinkReply(parameters: ["pid": .integer(77), "uid": .integer(1000)]),
+            VarlinkReply(parameters: ["widgets": .array([.object(["n": .integer(3)])])]),
+        ])
+        connection.receive(list)
+        #expect(written(connection) == [VarlinkReply(parameters: ["widgets": .array([.object(["n": .integer(4)])])])])
+    }
+
     @Test func badJSONGetsInvalidMessageAndTheConnectionStaysUsable() {
         let connection = connection()
         connection.receive(controlMessage("{nope"))

@@ -32,6 +32,13 @@ final class ControlTestHandler: ControlHandler {
             } catch {
                 return .error(error)
             }
+        case .list:
+            // A whole message, as the daemon answers `List`: numbered so pipelined replies can be told apart.
+            return .message(capacity: 64) { output in
+                output.raw(#"{"widgets":[{"n":"#)
+                output.number(Double(calls.count))
+                output.raw("}]}")
+            }
         case .remove:
             return .error(.permissionDenied(method: "Remove", reason: "test"))
         case .options:

@@ -231,6 +231,27 @@ struct WidgetServiceTests {
         #expect(try second.service.list().first?.currentEntry?.date == clock.now().wall)
     }
 
+    @Test func theListReplyWrittenWidgetByWidgetIsTheReplyOfTheSummaries() throws {
+        let harness = try WidgetServiceHarness()
+        for number in 1...12 {
+            _ = try harness.addWidget(kind: number % 2 == 0 ? "clock" : "weather",
+                                      parameters: number % 2 == 0 ? [:] : ["location": .string("Oslo \"\(number)\""),
+                                                                           "units": .string("metric")])
+        }
+        for (index, launch) in harness.launcher.launches.enumerated() {
+            if index % 3 == 0 {
+                launch.fail()
+            } else {
+                launch.succeed(harness.timeline([0, 60], content: #"{"n":\#(index),"s":"é\n"}"#))
+            }
+        }
+        let summaries = harness.service.list()
+        #expect(summaries.map(\.id) == (1...12).map { "w\($0)" })
+        var written = JSONBytesWriter()
+        harness.service.writeList(into: &written)
+        #expect(written.bytes == ListMethod.Reply(widgets: summaries).encodedJSONObject())
+    }
+
     @Test func watchersSeeEntryChangesAtTheirDatesAndRunResults() throws {
         let harness = try WidgetServiceHarness()
         var events: [WatchEvent] = []

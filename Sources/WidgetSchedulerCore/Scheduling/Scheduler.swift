@@ -15,7 +15,7 @@ import HeapModule
 /// - the current entry is the newest timeline's latest entry whose date has come, announced at its date.
 public struct Scheduler: Sendable {
     public private(set) var settings: SchedulerSettings
-    public private(set) var widgets: [String: WidgetSchedule] = [:]
+    public private(set) var widgets = DenseTable<WidgetSchedule>()
     /// Runs in flight, across all widgets.
     public private(set) var runningCount = 0
 
@@ -80,6 +80,11 @@ public struct Scheduler: Sendable {
     }
 
     // MARK: - Restoring
+
+    /// Makes room for `count` widgets at once, before restoring that many: the table never grows by copying.
+    public mutating func reserveCapacity(_ count: Int) {
+        widgets.reserveCapacity(count)
+    }
 
     /// Adds a widget restored from persisted state, without an initial run. Pending runs that came due while the
     /// daemon was down run through the usual rules on the next tick (catch-up without a storm).
@@ -156,8 +161,8 @@ public struct Scheduler: Sendable {
     private mutating func requestRun(
         _ id: String, _ run: PendingRun, request: Int, at now: Instant, into actions: inout [SchedulerAction]
     ) {
-        guard let index = widgets.index(forKey: id) else { return }
-        let effect = widgets.values[index].take(run, at: now, settings: settings, tolerance: Self.tolerance)
+        guard let effect = widgets.modify(id, { $0.take(run, at: now, settings: settings, tolerance: Self.tolerance) })
+        else { return }
         // Repeated requests for a widget whose run is already planned change nothing, so nothing is persisted: a
         // `reload --kind` of thousands of widgets then costs a lookup per widget, not a write.
         if effect.changedPlan { actions.append(.stateChanged(widget: id)) }

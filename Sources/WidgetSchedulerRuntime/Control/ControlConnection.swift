@@ -182,6 +182,7 @@ final class ControlConnection {
             switch response {
             case .reply(let parameters): call.reply(parameters)
             case .encoded(let parameters): call.reply(encoded: parameters)
+            case .message(let bytes): call.reply(message: bytes)
             case .error(let error): call.fail(error)
             case .pending: break
             }
@@ -196,6 +197,7 @@ final class ControlConnection {
         switch response {
         case .reply(let parameters): append(VarlinkReply(parameters: parameters))
         case .encoded(let parameters): append(encoded: parameters, continues: false)
+        case .message(let bytes): append(message: bytes)
         case .error(let error): append(VarlinkReply(error: error))
         case .pending: break
         }
@@ -213,6 +215,13 @@ final class ControlConnection {
         guard !closed, !call.request.isOneway else { return }
         append(encoded: parameters, continues: continues)
         queued(for: call, continues: continues)
+    }
+
+    /// Queues a final reply of `call` that is a whole message already (`VarlinkResponse.message`).
+    func send(message bytes: [UInt8], for call: VarlinkCall) {
+        guard !closed, !call.request.isOneway else { return }
+        append(message: bytes)
+        queued(for: call, continues: false)
     }
 
     /// Only a stream's replies count against `outputLimit`: a final reply is bounded by its request (`List` of
@@ -238,6 +247,16 @@ final class ControlConnection {
         guard let bytes = try? VarlinkCoding.encode(reply) else { return }
         output.append(contentsOf: bytes)
         output.append(0)
+    }
+
+    /// A whole message: with nothing else pending, the output takes the message's own buffer instead of a copy.
+    private func append(message bytes: [UInt8]) {
+        if pendingOutputCount == 0 {
+            output = bytes
+            outputStart = 0
+        } else {
+            output.append(contentsOf: bytes)
+        }
     }
 
     /// `{"continues":true,"parameters":…}` or `{"parameters":…}` around an encoded parameters object.

@@ -23,6 +23,19 @@ public enum VarlinkResponse: Sendable, Hashable {
     case pending
     /// The final reply, its output parameters already encoded as one JSON object.
     case encoded([UInt8])
+    /// The final reply as a whole Varlink message, NUL terminator included, made by `message(capacity:_:)`. The
+    /// connection queues these very bytes: a `List` of 100 000 widgets is 27 MB, and copying it into the output
+    /// buffer would double what it adds to the daemon's peak memory.
+    case message([UInt8])
+
+    /// A final reply whose parameters object `write` writes, framed as a Varlink message in the same buffer.
+    public static func message(capacity: Int, _ write: (inout JSONBytesWriter) -> Void) -> VarlinkResponse {
+        var output = JSONBytesWriter(reservingCapacity: capacity + 16)
+        output.raw(#"{"parameters":"#)
+        write(&output)
+        output.raw("}\0")
+        return .message(output.bytes)
+    }
 
     /// The final reply, encoded from one of the interface's reply types. It is encoded once, straight to bytes: a
     /// detour through `[String: JSONValue]` decodes and re-encodes it, which for `List` of 100 000 widgets is seconds.

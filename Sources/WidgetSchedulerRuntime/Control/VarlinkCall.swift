@@ -61,6 +61,16 @@ public final class VarlinkCall {
         connection = nil
     }
 
+    /// Ends the call with its final reply, a whole message already (`VarlinkResponse.message`).
+    func reply(message bytes: [UInt8]) {
+        guard isOpen else { return }
+        isOpen = false
+        onClose = nil
+        connection?.send(message: bytes, for: self)
+        connection?.callEnded(self)
+        connection = nil
+    }
+
     /// `reply` as JSON bytes, encoded once (not through `[String: JSONValue]`), or nil if it is not an object.
     static func encodedObject<Reply: Encodable>(_ reply: Reply) -> [UInt8]? {
         if let reply = reply as? any JSONObjectEncodable { return reply.encodedJSONObject() }

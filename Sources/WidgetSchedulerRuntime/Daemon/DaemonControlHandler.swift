@@ -76,7 +76,7 @@ public final class DaemonControlHandler: ControlHandler {
             let decisions = try service.reload(target, foreground: parameters.isForeground)
             return .reply(ReloadMethod.Reply(decisions: decisions))
         case .list:
-            return .reply(ListMethod.Reply(widgets: service.list()))
+            return .message(capacity: service.listCapacityEstimate) { service.writeList(into: &$0) }
         case .status:
             return .reply(service.status(version: version))
         case .kinds:

@@ -44,7 +44,7 @@ public final class WidgetService {
     /// The kernel's boot id, read once: `flush()` stamps it on every commit.
     let bootID = SystemClock.bootID()
 
-    var widgets: [String: ManagedWidget] = [:]
+    var widgets = DenseTable<ManagedWidget>()
     var running: [String: ProviderRunHandle] = [:]
     var batch = StateBatch()
     /// Timelines received since the last successful `flush()`, with their contents: the store has them only once
@@ -90,6 +90,9 @@ public final class WidgetService {
         let saved = Self.savedClock(meta["clock"])
         let sameBoot = saved?.boot == bootID
         nextWidgetNumber = Int(meta["nextWidgetNumber"] ?? "") ?? 1
+        let count = try store.widgetCount()
+        widgets.reserveCapacity(count)
+        scheduler.reserveCapacity(count)
         // One row at a time, keeping only what scheduling needs: entry dates, not contents.
         try store.forEachStoredWidget(timelines: .outlines) { item in
             let record = item.widget

@@ -6,6 +6,8 @@ public protocol StateStoring: AnyObject {
     /// Calls `body` with every widget and its schedule (and as much of its timeline as `timelines` says), in the
     /// order they were added, one at a time.
     func forEachStoredWidget(timelines: TimelineLoading, _ body: (StoredWidget) throws -> Void) throws
+    /// How many widgets the store holds.
+    func widgetCount() throws -> Int
     /// Every meta value by key.
     func allMeta() throws -> [String: String]
     /// The widget's last good timeline, with its entries' contents.

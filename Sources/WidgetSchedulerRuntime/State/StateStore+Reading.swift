@@ -26,6 +26,11 @@ extension StateStore {
         }
     }
 
+    /// How many widgets the store holds.
+    public func widgetCount() throws -> Int {
+        try databaseQueue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM widget") ?? 0 }
+    }
+
     /// Every meta value by key.
     public func allMeta() throws -> [String: String] {
         try databaseQueue.read { db in try Self.meta(db) }

@@ -1,0 +1,52 @@
+import Testing
+import WidgetSchedulerCore
+
+/// The dense table behaves as a dictionary of its keys, whatever order removals leave its values in.
+struct DenseTableTests {
+    static func table(_ keys: [String]) -> DenseTable<Int> {
+        var table = DenseTable<Int>()
+        for (value, key) in keys.enumerated() { table[key] = value }
+        return table
+    }
+
+    @Test func valuesAreFoundByKeyAndReplacedInPlace() {
+        var table = Self.table(["a", "b", "c"])
+        table["b"] = 20
+        #expect(table["a"] == 0 && table["b"] == 20 && table["c"] == 2 && table["z"] == nil)
+        #expect(table.count == 3)
+        #expect(table.modify("c") { $0 += 1; return $0 } == 3)
+        #expect(table.modify("z") { $0 += 1 } == nil)
+        #expect(table["c"] == 3)
+    }
+
+    @Test("removing any key keeps every other key's value", arguments: ["a", "b", "c", "d", "missing"])
+    func removal(_ removed: String) {
+        var table = Self.table(["a", "b", "c", "d"])
+        let value = table.removeValue(forKey: removed)
+        #expect(value == ["a": 0, "b": 1, "c": 2, "d": 3][removed])
+        for (index, key) in ["a", "b", "c", "d"].enumerated() where key != removed {
+            #expect(table[key] == index)
+        }
+        #expect(table[removed] == nil)
+        #expect(table.count == (removed == "missing" ? 4 : 3))
+        #expect(Set(table.keys) == Set(["a", "b", "c", "d"]).subtracting([removed]))
+        table[removed] = 9
+        #expect(table[removed] == 9)
+    }
+
+    @Test func assigningNilRemovesAndIterationPairsEveryKeyWithItsValue() {
+        var table = Self.table(["a", "b", "c"])
+        table["a"] = nil
+        let pairs = Dictionary(uniqueKeysWithValues: table.map { ($0.key, $0.value) })
+        #expect(pairs == ["b": 1, "c": 2])
+    }
+
+    @Test func tablesWithTheSameEntriesAreEqualWhateverTheirOrder() {
+        var left = Self.table(["a", "b", "c"])
+        left.removeValue(forKey: "a")
+        left["a"] = 0
+        #expect(left == Self.table(["a", "b", "c"]))
+        left["a"] = 5
+        #expect(left != Self.table(["a", "b", "c"]))
+    }
+}
