@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerCore
 
 /// Replies that write their own JSON must write exactly what `VarlinkCoding.encode` writes.
 struct JSONObjectEncodableTests {
@@ -58,5 +59,18 @@ struct JSONObjectEncodableTests {
             let reference = String(decoding: try VarlinkCoding.encode(reply), as: UTF8.self)
             #expect(fast == reference)
         }
+    }
+
+    @Test func datesWrittenInARowAreEachTheirOwnRFC3339TextWhateverSecondTheyShare() throws {
+        let base = Date(timeIntervalSince1970: 1_795_343_827)
+        let offsets: [Double] = [0, 0.074, 0.0745, 0.999, 0.9996, 1, 1.5, 0.25, -0.001, -1, 86_400, 0.5]
+        var dates = offsets.map { base.addingTimeInterval($0) }
+        // Before 1970, far past (a five-digit or negative year is not cached) and back again.
+        dates += [Date(timeIntervalSince1970: -1.5), Date(timeIntervalSince1970: -1.25), Date.distantPast,
+                  Date(timeIntervalSince1970: 300_000_000_000), base, base.addingTimeInterval(0.002)]
+        var output = JSONBytesWriter()
+        for date in dates { output.date(date) }
+        let expected = dates.map { "\"\(RFC3339.string(from: $0))\"" }.joined()
+        #expect(String(decoding: output.bytes, as: UTF8.self) == expected)
     }
 }

@@ -187,4 +187,19 @@ struct SchedulerRequestTests {
         #expect(harness.reload(2, .widgets(["a"])).isEmpty)
         #expect(harness.scheduler.runningCount == 1)
     }
+
+    @Test func aKindRequestAfterAnotherKindsWidgetIsRemovedReachesExactlyItsWidgets() {
+        // Removing a widget moves the table's last widget into its place, whatever its kind.
+        var harness = SchedulerHarness(SchedulerSettings(maxConcurrentRuns: 8, developerKinds: ["b"]))
+        harness.at(0, .widgetAdded(id: "a1", kind: "a"))
+        harness.at(0, .widgetAdded(id: "a2", kind: "a"))
+        harness.at(0, .widgetAdded(id: "b1", kind: "b"))
+        for id in ["a1", "a2", "b1"] { harness.succeed(id, at: 1) }
+        #expect(harness.reload(2, .kind("b")) == ["b1": .ran(at: 2)])
+        harness.succeed("b1", at: 3)
+        harness.at(4, .widgetRemoved(id: "a1"))
+        #expect(harness.reload(5, .kind("b")) == ["b1": .ran(at: 5)])
+        #expect(harness.reload(6, .kind("a")).keys.sorted() == ["a2"])
+        #expect(harness.scheduler.widgets["a2"]?.pending?.reason == .explicit)
+    }
 }

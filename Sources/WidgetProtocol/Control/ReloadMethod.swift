@@ -53,35 +53,32 @@ public enum ReloadMethod: VarlinkMethod {
             self.decisions = decisions
         }
 
+        public var jsonCapacityEstimate: Int { 32 + decisions.count * 96 }
+
         /// `{"decisions":[{"at":…,"because":…,"decision":…,"widget":…},…]}`, keys sorted as `VarlinkCoding` sorts
         /// them.
-        public func encodedJSONObject() -> [UInt8] {
-            var output = JSONBytesWriter(reservingCapacity: 32 + decisions.count * 96)
+        public func encodeJSONObject(into output: inout JSONBytesWriter) {
             output.raw("{\"decisions\":[")
             for (index, decision) in decisions.enumerated() {
-                if index > 0 { output.raw(",") }
-                output.raw("{\"at\":")
+                // Keys in VarlinkCoding's sorted order; constant runs merged, as this runs once per widget.
+                if index > 0 { output.raw(",{\"at\":") } else { output.raw("{\"at\":") }
                 output.date(decision.at)
-                output.raw(",\"because\":")
                 switch decision.because {
-                case nil: output.raw("null")
-                case .floor?: output.raw("\"floor\"")
-                case .budget?: output.raw("\"budget\"")
-                case .backoff?: output.raw("\"backoff\"")
-                case .concurrency?: output.raw("\"concurrency\"")
+                case nil: output.raw(",\"because\":null,\"decision\":")
+                case .floor?: output.raw(",\"because\":\"floor\",\"decision\":")
+                case .budget?: output.raw(",\"because\":\"budget\",\"decision\":")
+                case .backoff?: output.raw(",\"because\":\"backoff\",\"decision\":")
+                case .concurrency?: output.raw(",\"because\":\"concurrency\",\"decision\":")
                 }
-                output.raw(",\"decision\":")
                 switch decision.decision {
-                case .ran: output.raw("\"ran\"")
-                case .coalesced: output.raw("\"coalesced\"")
-                case .deferred: output.raw("\"deferred\"")
+                case .ran: output.raw("\"ran\",\"widget\":")
+                case .coalesced: output.raw("\"coalesced\",\"widget\":")
+                case .deferred: output.raw("\"deferred\",\"widget\":")
                 }
-                output.raw(",\"widget\":")
                 output.string(decision.widget)
                 output.raw("}")
             }
             output.raw("]}")
-            return output.bytes
         }
     }
 }

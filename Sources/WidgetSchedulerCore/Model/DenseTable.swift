@@ -41,6 +41,16 @@ public struct DenseTable<Value> {
         }
     }
 
+    /// Where `key`'s value is in `values`; valid until a key is removed.
+    public func position(forKey key: String) -> Int? {
+        positions[key]
+    }
+
+    /// Calls `body` with the value at `position` of `values` in place: no hashing of the key.
+    public mutating func modify<Result>(at position: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {
+        try body(&values[position])
+    }
+
     /// Calls `body` with the value of `key` in place (no copy of it), or returns nil when there is none.
     @discardableResult
     public mutating func modify<Result>(_ key: String, _ body: (inout Value) throws -> Result) rethrows -> Result? {

@@ -20,10 +20,10 @@ public struct Scheduler: Sendable {
     public private(set) var runningCount = 0
 
     private var idsByKind: [String: Set<String>] = [:]
-    // Sorted ids of a kind and of all widgets, kept until a widget is added or removed: a request for a kind of
-    // 10 000 widgets would otherwise sort them every time.
-    private var sortedIDsByKind: [String: [String]] = [:]
-    private var sortedIDs: [String]?
+    // Sorted ids of a kind and of all widgets with their table positions, kept until a widget is added or removed:
+    // a request for a kind of 10 000 widgets would otherwise sort them, and hash every id, every time.
+    private var sortedIDsByKind: [String: Members] = [:]
+    private var sortedIDs: Members?
     private var deadlines = DeadlineQueue()
     private var slotQueue = SlotQueue()
     private var budgetNoticeSent: Set<String> = []
@@ -108,15 +108,16 @@ public struct Scheduler: Sendable {
         case .widgetRemoved(let id):
             remove(id)
         case .configurationChanged(let id, let request):
-            if widgets[id] != nil {
-                requestRun(id, PendingRun(reason: .configuration, due: .monotonic(now.monotonic)),
+            if let position = widgets.position(forKey: id) {
+                requestRun(id, at: position, PendingRun(reason: .configuration, due: .monotonic(now.monotonic)),
                            request: request, at: now, into: &actions)
             }
         case .reloadRequested(let target, let foreground, let request):
-            let reason: RunReason = foreground ? .foreground : .explicit
-            for id in ids(for: target) {
-                requestRun(id, PendingRun(reason: reason, due: .monotonic(now.monotonic)), request: request,
-                           at: now, into: &actions)
+            let run = PendingRun(reason: foreground ? .foreground : .explicit, due: .monotonic(now.monotonic))
+            let members = members(of: target)
+            actions.reserveCapacity(actions.count + members.ids.count + 8)
+            for (id, position) in zip(members.ids, members.positions) {
+                requestRun(id, at: position, run, request: request, at: now, into: &actions)
             }
         case .runFinished(let id, let outcome):
             finish(id, outcome: outcome, at: now, into: &actions)
@@ -150,7 +151,8 @@ public struct Scheduler: Sendable {
         if schedule.inFlight != nil { runningCount -= 1 }
         idsByKind[schedule.kind]?.remove(id)
         if idsByKind[schedule.kind]?.isEmpty == true { idsByKind[schedule.kind] = nil }
-        sortedIDsByKind[schedule.kind] = nil
+        // The table moved its last widget, of any kind, into the gap: every cached position may be stale.
+        sortedIDsByKind.removeAll()
         sortedIDs = nil
         deadlines.set(id, to: nil)
         slotQueue.remove(id)
@@ -159,10 +161,12 @@ public struct Scheduler: Sendable {
 
     /// A request for one widget: every request gets exactly one decision.
     private mutating func requestRun(
-        _ id: String, _ run: PendingRun, request: Int, at now: Instant, into actions: inout [SchedulerAction]
+        _ id: String, at position: Int, _ run: PendingRun, request: Int, at now: Instant,
+        into actions: inout [SchedulerAction]
     ) {
-        guard let effect = widgets.modify(id, { $0.take(run, at: now, settings: settings, tolerance: Self.tolerance) })
-        else { return }
+        let effect = widgets.modify(at: position) {
+            $0.take(run, at: now, settings: settings, tolerance: Self.tolerance)
+        }
         // Repeated requests for a widget whose run is already planned change nothing, so nothing is persisted: a
         // `reload --kind` of thousands of widgets then costs a lookup per widget, not a write.
         if effect.changedPlan { actions.append(.stateChanged(widget: id)) }
@@ -330,21 +334,36 @@ public struct Scheduler: Sendable {
         sortedIDs = nil
     }
 
-    private mutating func ids(for target: ReloadTarget) -> [String] {
+    /// The widgets a request targets, in id order, with their positions in `widgets`.
+    private struct Members {
+        var ids: [String]
+        var positions: [Int]
+    }
+
+    private mutating func members(of target: ReloadTarget) -> Members {
+        func members(_ ids: [String]) -> Members {
+            Members(ids: ids, positions: ids.map { widgets.position(forKey: $0)! })
+        }
         switch target {
         case .kind(let kind):
             if let cached = sortedIDsByKind[kind] { return cached }
-            let sorted = widgetIDs(ofKind: kind)
+            let sorted = members(widgetIDs(ofKind: kind))
             sortedIDsByKind[kind] = sorted
             return sorted
         case .all:
             if let cached = sortedIDs { return cached }
-            let sorted = widgetIDs
+            let sorted = members(widgetIDs)
             sortedIDs = sorted
             return sorted
         case .widgets(let ids):
             var seen: Set<String> = []
-            return ids.filter { widgets[$0] != nil && seen.insert($0).inserted }
+            var found = Members(ids: [], positions: [])
+            for id in ids where seen.insert(id).inserted {
+                guard let position = widgets.position(forKey: id) else { continue }
+                found.ids.append(id)
+                found.positions.append(position)
+            }
+            return found
         }
     }
 }

@@ -40,6 +40,9 @@ public enum VarlinkResponse: Sendable, Hashable {
     /// The final reply, encoded from one of the interface's reply types. It is encoded once, straight to bytes: a
     /// detour through `[String: JSONValue]` decodes and re-encodes it, which for `List` of 100 000 widgets is seconds.
     public static func reply<Reply: Encodable>(_ reply: Reply) -> VarlinkResponse {
-        VarlinkCall.encodedObject(reply).map { .encoded($0) } ?? .reply(VarlinkCoding.parameters(reply))
+        if let reply = reply as? any JSONObjectEncodable {
+            return .message(capacity: reply.jsonCapacityEstimate) { reply.encodeJSONObject(into: &$0) }
+        }
+        return VarlinkCall.encodedObject(reply).map { .encoded($0) } ?? .reply(VarlinkCoding.parameters(reply))
     }
 }

@@ -224,6 +224,7 @@ public final class WidgetService {
     }
 
     private func perform(_ actions: [SchedulerAction], at now: Instant) {
+        decisions.reserveCapacity(decisions.count + actions.count)
         var changed: Set<String> = []
         var starts: [(String, RunReason)] = []
         for action in actions {
