@@ -81,6 +81,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Parses JSON text; nil if it is not JSON.
     public init?(jsonText: String) {
+        if let value = JSONFastParser.parse(jsonText) {
+            self = value
+            return
+        }
         guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(jsonText.utf8)) else { return nil }
         self = value
     }

@@ -116,3 +116,40 @@ struct CompactEncodingTests {
         #expect(unknown.reason == #"unknown RunReason "rotry""#)
     }
 }
+
+/// The timeline JSON the store keeps, written by hand, reads back through `JSONDecoder` as the same timeline.
+struct StoredTimelineJSONTests {
+    static let epoch = Date(timeIntervalSinceReferenceDate: 800_000_000.123456)
+
+    static let timelines: [Timeline] = [
+        Timeline(entries: [], policy: .atEnd),
+        Timeline(entries: [TimelineEntry(date: epoch, content: #"{"text":"a \"quoted\" / slash, é, 🙂, \n"}"#)],
+                 policy: .never),
+        Timeline(entries: [
+            TimelineEntry(date: epoch.addingTimeInterval(-1e-3), relevance: TimelineEntryRelevance(score: 0.1,
+                                                                                                   duration: 0)),
+            TimelineEntry(date: epoch.addingTimeInterval(60), content: "null"),
+            TimelineEntry(date: epoch.addingTimeInterval(3_600.5), relevance: TimelineEntryRelevance(score: -2e300,
+                                                                                                     duration: 30),
+                          content: "[1,2.5,\"\\u0001\"]"),
+        ], policy: .after(epoch.addingTimeInterval(86_400.25))),
+    ]
+
+    @Test("stored timelines read back exactly", arguments: 0..<3)
+    func roundTrip(_ index: Int) throws {
+        let timeline = Self.timelines[index]
+        let text = timeline.storedJSON()
+        #expect(try JSONDecoder().decode(Timeline.self, from: Data(text.utf8)) == timeline)
+    }
+
+    @Test func theStoredFormIsTheCodableForm() throws {
+        // Rows written by earlier versions (JSONEncoder) and by this one decode alike: same keys and shapes.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for timeline in Self.timelines {
+            let reference = try JSONSerialization.jsonObject(with: try encoder.encode(timeline)) as? NSDictionary
+            let stored = try JSONSerialization.jsonObject(with: Data(timeline.storedJSON().utf8)) as? NSDictionary
+            #expect(stored == reference)
+        }
+    }
+}

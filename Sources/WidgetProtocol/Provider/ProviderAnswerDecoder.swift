@@ -124,6 +124,7 @@ public enum ProviderAnswerDecoder {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw ProviderAnswerError.notJSON(detail: "the output is empty")
         }
+        if let value = JSONFastParser.parse(bytes) { return value }
         do {
             return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
         } catch {

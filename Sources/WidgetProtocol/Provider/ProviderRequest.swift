@@ -106,12 +106,47 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
         try container.encode(context, forKey: .context)
     }
 
-    /// The request as compact UTF-8 JSON with sorted keys, ready to write on the provider's stdin.
+    /// The request as compact UTF-8 JSON with sorted keys, ready to write on the provider's stdin: byte for byte
+    /// what `JSONEncoder` (`.sortedKeys`, `.withoutEscapingSlashes`) makes of `encode(to:)`, pinned by a test, but
+    /// written by hand, as the daemon writes one per run.
     public func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Every field is a string, a Bool, an Int or JSONValue, which always encode.
-        guard let data = try? encoder.encode(self) else { return [] }
-        return Array(data)
+        var output = JSONBytesWriter(reservingCapacity: 256)
+        output.raw("{\"context\":{")
+        if let dataDirectory = context.dataDirectory {
+            output.raw("\"dataDirectory\":")
+            output.string(dataDirectory)
+            output.raw(",")
+        }
+        output.raw(context.isPreview ? "\"isPreview\":true,\"now\":" : "\"isPreview\":false,\"now\":")
+        output.string(RFC3339.string(from: context.now))
+        if let reason = context.reason {
+            output.raw(",\"reason\":")
+            output.string(reason.rawValue)
+        }
+        output.raw("},\"kind\":")
+        output.string(kind)
+        if request == .options, let parameter {
+            output.raw(",\"parameter\":")
+            output.string(parameter)
+        }
+        output.raw(",\"protocol\":")
+        output.number(Double(Self.protocolVersion))
+        output.raw(",\"request\":")
+        output.string(request.rawValue)
+        if request == .options, let search {
+            output.raw(",\"search\":")
+            output.string(search)
+        }
+        if let widget {
+            output.raw(",\"widget\":{\"configuration\":")
+            output.object(widget.configuration)
+            output.raw(",\"family\":")
+            output.string(widget.family)
+            output.raw(",\"id\":")
+            output.string(widget.id)
+            output.raw("}")
+        }
+        output.raw("}")
+        return output.bytes
     }
 }

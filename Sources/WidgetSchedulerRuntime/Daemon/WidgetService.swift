@@ -59,7 +59,6 @@ public final class WidgetService {
     /// Events produced while carrying out actions, handled right after (never re-entrantly).
     var followUps: [SchedulerEvent] = []
     var isHandling = false
-    let encoder = JSONEncoder()
     let decoder = JSONDecoder()
     /// Counts handled events, so the daemon knows when its STATUS= line may have changed.
     public private(set) var revision = 0
@@ -77,7 +76,6 @@ public final class WidgetService {
         self.store = store
         self.logger = logger
         self.startedAt = clock.now().wall
-        encoder.outputFormatting = [.sortedKeys]
     }
 
     // MARK: - Loading and saving
@@ -321,7 +319,7 @@ public final class WidgetService {
             outcome = .success(timeline)
             outcomeName = "success"
             freshTimelines[id] = timeline
-            batch.upsertTimeline(TimelineRecord(widgetID: id, timeline: Self.text(timeline, encoder),
+            batch.upsertTimeline(TimelineRecord(widgetID: id, timeline: timeline.storedJSON(),
                                                 receivedAt: now.wall, currentEntryIndex: nil,
                                                 outline: TimelineOutline(timeline).compactEncoded()))
         case .success:
@@ -343,10 +341,6 @@ public final class WidgetService {
         } else {
             handle(.runFinished(id: id, outcome: outcome))
         }
-    }
-
-    static func text<T: Encodable>(_ value: T, _ encoder: JSONEncoder) -> String {
-        (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
     }
 
     // MARK: - Hosts
