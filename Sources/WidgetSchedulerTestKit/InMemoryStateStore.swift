@@ -12,6 +12,8 @@ public final class InMemoryStateStore: StateStoring {
     public private(set) var meta: [String: String] = [:]
     /// Batches applied, for tests that check writes are batched per turn.
     public private(set) var appliedBatches = 0
+    /// Calls of `recordRunStarts(_:)`.
+    public private(set) var recordedRunStarts = 0
 
     public init() {}
 
@@ -62,6 +64,15 @@ public final class InMemoryStateStore: StateStoring {
         history += batch.history.filter { widgets[$0.widgetID] != nil }
         for (key, value) in batch.meta { meta[key] = value }
         for (key, record) in batch.groupData { groups[key.group, default: [:]][key.key] = record }
+    }
+
+    /// Writes the schedules at once, as the real store's journal makes them survive a kill; widgets not stored yet
+    /// are skipped, as the real store's recovery skips them.
+    public func recordRunStarts(_ schedules: [WidgetScheduleRecord]) throws {
+        recordedRunStarts += 1
+        for schedule in schedules where widgets[schedule.widgetID] != nil {
+            self.schedules[schedule.widgetID] = schedule
+        }
     }
 
     public func history(widgetID: String, since: Date) throws -> [HistoryRecord] {

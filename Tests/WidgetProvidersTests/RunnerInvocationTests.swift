@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
-import WidgetProviders
+@testable import WidgetProviders
 import WidgetSchedulerCore
 
 @Suite("Provider invocation")
@@ -20,6 +20,18 @@ struct RunnerInvocationTests {
         )
         let invocation = ProviderInvocation(manifest: manifest, request: Self.request, grace: 0.5)
         return invocation.result(of: RunnerHarness.run(invocation.processSpec))
+    }
+
+    @Test(arguments: [
+        ("/usr/share/widget-scheduler/providers/weather.toml", "/usr/share/widget-scheduler/providers"),
+        ("/weather.toml", "/"),
+        ("providers/weather.toml", "providers"),
+        ("weather.toml", "."),
+        ("/etc//providers//weather.toml", "/etc//providers"),
+        ("./weather.toml", "."),
+    ])
+    func aManifestsDirectoryIsTakenFromItsPathText(path: String, directory: String) {
+        #expect(ProviderInvocation.directory(of: path) == directory)
     }
 
     @Test func specRunsTheManifestsExecInItsDirectoryWithTheRequestOnStdin() {

@@ -12,7 +12,7 @@ import Testing
 struct StateCrashSafetyTests {
     private static func snapshotAsIfKilled(_ directory: URL) throws -> URL {
         let copy = try StateTestFixtures.makeDirectory()
-        for suffix in ["", "-wal", "-shm"] {
+        for suffix in ["", "-wal", "-shm", StateStore.runStartJournalSuffix] {
             let source = directory.appendingPathComponent(StateStore.fileName + suffix)
             if FileManager.default.fileExists(atPath: source.path) {
                 try FileManager.default.copyItem(
@@ -98,4 +98,136 @@ struct StateCrashSafetyTests {
     private static func fileSize(_ path: String) throws -> Int {
         (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     }
+
+    private static func schedule(_ id: String, _ text: String) -> WidgetScheduleRecord {
+        WidgetScheduleRecord(widgetID: id, state: Data(text.utf8), nextDue: StateTestFixtures.epoch, quarantined: true)
+    }
+
+    private static func journalPath(_ directory: URL) -> String {
+        directory.appendingPathComponent(StateStore.fileName + StateStore.runStartJournalSuffix).path
+    }
+
+    @Test func aRecordedRunStartSurvivesAKillBeforeItsCommit() throws {
+        let directory = try StateTestFixtures.makeDirectory()
+        let store = try StateStore(directory: directory)
+        var batch = StateBatch()
+        batch.upsertWidget(StateTestFixtures.widget("w1"))
+        batch.upsertSchedule(Self.schedule("w1", "before"))
+        try store.apply(batch)
+        try store.recordRunStarts([Self.schedule("w1", "spent"), Self.schedule("gone", "never stored")])
+
+        let restarted = try StateStore(directory: try Self.snapshotAsIfKilled(directory))
+        let state = try restarted.loadAll()
+        #expect(state.widgets.map(\.widget.id) == ["w1"])
+        #expect(state.widgets.first?.schedule == Self.schedule("w1", "spent"))
+        #expect(state.meta[RunStartJournal.appliedKey] == "2")
+        // Recovery folded the records into the database: a second kill and restart sees the same.
+        let again = try StateStore(directory: try Self.snapshotAsIfKilled(restarted.path.deletingLastComponent))
+        #expect(try again.loadAll().widgets.first?.schedule == Self.schedule("w1", "spent"))
+        withExtendedLifetime(store) {}
+    }
+
+    @Test func aCommitCoversTheRecordsBeforeItSoARestartKeepsTheNewerState() throws {
+        let directory = try StateTestFixtures.makeDirectory()
+        let store = try StateStore(directory: directory)
+        var batch = StateBatch()
+        batch.upsertWidget(StateTestFixtures.widget("w1"))
+        batch.upsertSchedule(Self.schedule("w1", "before"))
+        try store.apply(batch)
+        try store.recordRunStarts([Self.schedule("w1", "spent")])
+        var after = StateBatch()
+        after.upsertSchedule(Self.schedule("w1", "answered"))
+        try store.apply(after)
+
+        let restarted = try StateStore(directory: try Self.snapshotAsIfKilled(directory))
+        #expect(try restarted.loadAll().widgets.first?.schedule == Self.schedule("w1", "answered"))
+        // The next record continues the sequence, so it is newer than the covered ones.
+        try store.recordRunStarts([Self.schedule("w1", "spent again")])
+        let later = try StateStore(directory: try Self.snapshotAsIfKilled(directory))
+        #expect(try later.loadAll().widgets.first?.schedule == Self.schedule("w1", "spent again"))
+        withExtendedLifetime(store) {}
+    }
+
+    @Test func aDamagedJournalTailIsDroppedAndTheRecordsBeforeItKept() throws {
+        let directory = try StateTestFixtures.makeDirectory()
+        let store = try StateStore(directory: directory)
+        var batch = StateBatch()
+        batch.upsertWidget(StateTestFixtures.widget("w1"))
+        batch.upsertWidget(StateTestFixtures.widget("w2"))
+        batch.upsertSchedule(Self.schedule("w1", "before"))
+        batch.upsertSchedule(Self.schedule("w2", "before"))
+        try store.apply(batch)
+        try store.recordRunStarts([Self.schedule("w1", "spent")])
+        try store.recordRunStarts([Self.schedule("w2", "spent")])
+        let copy = try Self.snapshotAsIfKilled(directory)
+        let path = Self.journalPath(copy)
+        var bytes = try #require(FileManager.default.contents(atPath: path))
+        let whole = bytes.count
+        bytes[bytes.count - 3] ^= 0xff
+        bytes.append(contentsOf: [7, 0, 0])
+        try bytes.write(to: URL(fileURLWithPath: path))
+
+        let restarted = try StateStore(directory: copy)
+        let schedules = try restarted.loadAll().widgets.map(\.schedule)
+        #expect(schedules == [Self.schedule("w1", "spent"), Self.schedule("w2", "before")])
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        #expect(size < whole)
+        withExtendedLifetime(store) {}
+    }
+
+    @Test func theJournalIsEmptiedOnceACommitCoversALargeOne() throws {
+        let directory = try StateTestFixtures.makeDirectory()
+        let store = try StateStore(directory: directory)
+        var batch = StateBatch()
+        batch.upsertWidget(StateTestFixtures.widget("w1"))
+        try store.apply(batch)
+        let big = String(repeating: "x", count: 1000)
+        func journalSize() throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: Self.journalPath(directory))[.size] as? Int)
+        }
+        var largest = 0
+        var emptied = 0
+        for turn in 1...200 {
+            try store.recordRunStarts([Self.schedule("w1", "\(turn) \(big)")])
+            largest = max(largest, try journalSize())
+            var covering = StateBatch()
+            covering.upsertSchedule(Self.schedule("w1", "\(turn) \(big)"))
+            try store.apply(covering)
+            if try journalSize() == 0 { emptied += 1 }
+        }
+        #expect(largest >= RunStartJournal.truncateAtBytes)
+        #expect(largest < RunStartJournal.truncateAtBytes + 2000)
+        #expect(emptied == 3)
+        let restarted = try StateStore(directory: try Self.snapshotAsIfKilled(directory))
+        #expect(try restarted.loadAll().widgets.first?.schedule == Self.schedule("w1", "200 \(big)"))
+    }
+
+    @Test func journalRecordsRoundTripAndAFlippedByteEndsTheReading() {
+        var bytes: [UInt8] = []
+        let records = (1...5).map { (index: Int) -> RunStartJournal.Record in
+            let state = Data((0..<index * 7).map { (byte: Int) -> UInt8 in UInt8(byte & 0xff) })
+            let nextDue: Date? = index.isMultiple(of: 2) ? nil : StateTestFixtures.epoch
+            let schedule = WidgetScheduleRecord(widgetID: "w\(index)", state: state, nextDue: nextDue,
+                                                quarantined: index == 3)
+            return RunStartJournal.Record(sequence: UInt64(index), schedule: schedule)
+        }
+        var ends: [Int] = []
+        for record in records {
+            RunStartJournal.encode(record, into: &bytes)
+            ends.append(bytes.count)
+        }
+        #expect(RunStartJournal.decode(bytes).records == records)
+        #expect(RunStartJournal.decode(bytes).goodLength == bytes.count)
+        for cut in [1, 11, ends[2] - 1] {
+            let decoded = RunStartJournal.decode(Array(bytes.prefix(cut)))
+            #expect(decoded.goodLength == (ends.last { $0 <= cut } ?? 0))
+        }
+        var flipped = bytes
+        flipped[ends[1] + 20] ^= 0x01
+        #expect(RunStartJournal.decode(flipped).records == Array(records.prefix(2)))
+    }
+}
+
+private extension String {
+    var deletingLastComponent: URL { URL(fileURLWithPath: self).deletingLastPathComponent() }
 }

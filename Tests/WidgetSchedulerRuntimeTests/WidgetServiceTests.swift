@@ -135,7 +135,7 @@ struct WidgetServiceTests {
         #expect(failed.first?.fields["FAILURE_REASON"] == "timeout")
     }
 
-    @Test func aTurnThatStartsRunsCommitsOnceAndARestartLosesNothing() throws {
+    @Test func aTurnThatStartsRunsRecordsTheirSpendsWithoutACommitAndARestartLosesNothing() throws {
         let store = InMemoryStateStore()
         let clock = ManualDaemonClock()
         let first = try WidgetServiceHarness(store: store, clock: clock)
@@ -145,9 +145,12 @@ struct WidgetServiceTests {
         first.service.flush()
         clock.clock.advance(to: 400)
         let batchesBefore = store.appliedBatches
+        let recordsBefore = store.recordedRunStarts
         _ = try first.service.reload(.kind("weather"), foreground: false)
-        // The turn that starts a run commits once, before the provider starts.
-        #expect(store.appliedBatches == batchesBefore + 1)
+        // The turn that starts a run records its spend once, before the provider starts, and leaves the commit to
+        // the end of the turn.
+        #expect(store.recordedRunStarts == recordsBefore + 1)
+        #expect(store.appliedBatches == batchesBefore)
         let tokens = try #require(first.service.list().first?.tokens)
         first.service.flush()
 
@@ -170,6 +173,7 @@ struct WidgetServiceTests {
         let harness = try WidgetServiceHarness()
         let id = try harness.addWidget()
         harness.launcher.launches[0].succeed(harness.timeline([0]))
+        harness.service.flush()
         harness.clock.clock.advance(to: 400)
         let launchesBefore = harness.launcher.launches.count
         _ = try harness.service.reload(.widgets([id]), foreground: false)

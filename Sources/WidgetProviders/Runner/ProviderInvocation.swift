@@ -33,12 +33,24 @@ public struct ProviderInvocation: Sendable {
         ProcessSpec(
             argv: manifest.exec,
             environment: ProcessSpec.minimalEnvironment.merging(extraEnvironment) { _, extra in extra },
-            workingDirectory: URL(fileURLWithPath: manifest.path).deletingLastPathComponent().path,
+            workingDirectory: Self.directory(of: manifest.path),
             stdin: request.encoded(),
             timeout: manifest.timeout,
             grace: grace,
             memoryMax: UInt64(max(0, manifest.memoryMax))
         )
+    }
+
+    /// The directory part of a manifest's path, by its text alone: a URL would stat the file (and read the working
+    /// directory) on every run.
+    static func directory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        if slash == trimmed.startIndex { return "/" }
+        var directory = trimmed[..<slash]
+        while directory.count > 1, directory.hasSuffix("/") { directory = directory.dropLast() }
+        return String(directory)
     }
 
     /// Starts the run on `runner`; `completion` gets the interpreted result and the raw process result.

@@ -193,17 +193,22 @@ public final class WidgetService {
 
     /// Hands one event to the scheduler at the current instant and carries out its actions. Returns the decisions
     /// made for this event's request, if it was one.
+    ///
+    /// `prelude` tells what caused the event (a finished run's journal line and `runFinished`); it is called once
+    /// the event's runs are spawned and before anything else is told, so the spawns wait for no logging.
     @discardableResult
-    public func handle(_ event: SchedulerEvent) -> [RequestDecision] {
+    public func handle(_ event: SchedulerEvent, prelude: (() -> Void)? = nil) -> [RequestDecision] {
         precondition(!isHandling, "WidgetService.handle is not re-entrant")
         isHandling = true
         defer { isHandling = false }
         decisions = []
         var events = [event]
+        var prelude = prelude
         while !events.isEmpty {
             let now = clock.now()
             let next = events.removeFirst()
-            perform(scheduler.handle(next, at: now), at: now)
+            perform(scheduler.handle(next, at: now), at: now, prelude: prelude)
+            prelude = nil
             events += followUps
             followUps = []
         }
@@ -221,7 +226,10 @@ public final class WidgetService {
         timer.arm(at: scheduler.nextWakeup(), accuracy: 0)
     }
 
-    private func perform(_ actions: [SchedulerAction], at now: Instant) {
+    /// Carries out one event's actions in three passes: the state changes (persisted, and the spends of the runs
+    /// to start recorded where a kill cannot take them), then the spawns, then the telling (journal, watchers), in
+    /// the actions' order. A spawn thus follows a provider's exit after only the work that decides it.
+    private func perform(_ actions: [SchedulerAction], at now: Instant, prelude: (() -> Void)?) {
         decisions.reserveCapacity(decisions.count + actions.count)
         var changed: Set<String> = []
         var starts: [(String, RunReason)] = []
@@ -229,7 +237,22 @@ public final class WidgetService {
             switch action {
             case .startRun(let id, let reason):
                 starts.append((id, reason))
+                changed.insert(id)
                 widgets[id]?.lastRun = PersistedWidgetState.LastRun(startedAt: now.wall, reason: reason, outcome: nil)
+            case .entryChanged(let id, let entry):
+                widgets[id]?.currentContent = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
+            case .stateChanged(let id):
+                changed.insert(id)
+            case .decided, .backedOff, .quarantined, .budgetExhausted, .wallClockJumped:
+                break
+            }
+        }
+        for id in changed { persist(id, at: now) }
+        if !starts.isEmpty { recordSpends(of: starts.map(\.0)) }
+        let launched = starts.compactMap { id, reason in launchRun(id, reason: reason, at: now) }
+        prelude?()
+        for action in actions {
+            switch action {
             case .decided(let decided):
                 decisions.append(decided)
                 if decided.changedPlan {
@@ -263,29 +286,45 @@ public final class WidgetService {
             case .wallClockJumped(let delta):
                 logger.notice("wall clock jumped by \(String(format: "%+.3f", delta)) s; deadlines recomputed",
                               metadata: [JournalField.messageID: JournalMessageID.clockChanged.metadataValue])
-            case .stateChanged(let id):
-                changed.insert(id)
+            case .startRun, .stateChanged:
+                break
             }
         }
-        for id in changed { persist(id, at: now) }
-        // A spent token and the run's start must be on disk before the provider runs: after a kill -9 between the
-        // spawn and the end of the turn, a restart would otherwise refund the token and run the widget again inside
-        // the floor. One commit covers every run this event starts.
-        if !starts.isEmpty { flush() }
-        for (id, reason) in starts { startRun(id, reason: reason, at: now) }
+        for run in launched { logStart(run, at: now) }
+    }
+
+    /// A spent token and the run's start must survive a kill -9 before the provider runs: a restart would otherwise
+    /// refund the token and run the widget again inside the floor. The store records the starting widgets'
+    /// schedules (one write, no commit); if it cannot, the whole batch is committed instead.
+    private func recordSpends(of ids: [String]) {
+        do {
+            try store.recordRunStarts(ids.compactMap { batch.schedules[$0] })
+        } catch {
+            logger.error("cannot record the runs' spent tokens (\(error)); committing the state before they start")
+            flush()
+        }
     }
 
     // MARK: - Runs
 
-    private func startRun(_ id: String, reason: RunReason, at now: Instant) {
-        guard let widget = widgets[id] else { return }
+    /// A run just spawned, whose journal line is written once the event's other news is told.
+    private struct LaunchedRun {
+        var id: String
+        var kind: String
+        var reason: RunReason
+        var pid: Int32
+    }
+
+    /// Spawns the widget's provider; nil if it has no widget, or no manifest (that run has already failed).
+    private func launchRun(_ id: String, reason: RunReason, at now: Instant) -> LaunchedRun? {
+        guard let widget = widgets[id] else { return nil }
         guard let manifest = manifests.manifest(forKind: widget.kind) else {
             let failure = ProviderRunFailure(reason: "spawn", detail: "no manifest serves kind \"\(widget.kind)\"",
                                              stderrTail: "")
             finishRun(id, reason: reason, result: .failure(failure), stats: ProviderRunStats(pid: 0, exitStatus: nil,
                                                                                              duration: 0),
                       deferred: true)
-            return
+            return nil
         }
         let request = ProviderRequest(
             request: .timeline, kind: widget.kind,
@@ -297,14 +336,18 @@ public final class WidgetService {
             self?.finishRun(id, reason: reason, result: result, stats: stats, deferred: false)
         }
         running[id] = handle
-        let developer = scheduler.settings.developerKinds.contains(widget.kind) && reason.isBudgeted
+        return LaunchedRun(id: id, kind: widget.kind, reason: reason, pid: handle.pid)
+    }
+
+    private func logStart(_ run: LaunchedRun, at now: Instant) {
+        let developer = scheduler.settings.developerKinds.contains(run.kind) && run.reason.isBudgeted
         let note = developer ? "; developer mode: budget and floor lifted" : ""
-        logger.info("\(id): running \(widget.kind) provider (\(reason.rawValue))\(note)",
-                    metadata: metadata(id, [
+        logger.info("\(run.id): running \(run.kind) provider (\(run.reason.rawValue))\(note)",
+                    metadata: metadata(run.id, [
                         JournalField.messageID: JournalMessageID.runStarted.metadataValue,
-                        JournalField.reloadReason: "\(reason.rawValue)",
-                        JournalField.providerPID: "\(handle.pid)",
-                        JournalField.tokens: "\(String(format: "%.2f", scheduler.tokens(of: id, at: now) ?? 0))"]))
+                        JournalField.reloadReason: "\(run.reason.rawValue)",
+                        JournalField.providerPID: "\(run.pid)",
+                        JournalField.tokens: "\(String(format: "%.2f", scheduler.tokens(of: run.id, at: now) ?? 0))"]))
     }
 
     private func finishRun(_ id: String, reason: RunReason, result: ProviderRunResult, stats: ProviderRunStats,
@@ -330,25 +373,30 @@ public final class WidgetService {
             outcomeName = failure.reason
         }
         widgets[id]?.lastRun?.outcome = outcomeName
-        logRun(id, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
-        batch.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .run,
-                                          reason: reason.rawValue, outcome: outcomeName,
-                                          detail: result.failure?.detail))
-        broadcast(.runFinished(widget: id, kind: widgets[id]?.kind ?? "", date: now.wall, reason: reason.rawValue,
-                               outcome: outcomeName, detail: result.failure?.detail))
+        let kind = widgets[id]?.kind ?? ""
+        let tell = { [self] in
+            logRun(id, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
+            batch.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .run,
+                                              reason: reason.rawValue, outcome: outcomeName,
+                                              detail: result.failure?.detail))
+            broadcast(.runFinished(widget: id, kind: kind, date: now.wall, reason: reason.rawValue,
+                                   outcome: outcomeName, detail: result.failure?.detail))
+        }
         if deferred || isHandling {
+            tell()
             followUps.append(.runFinished(id: id, outcome: outcome))
         } else {
-            handle(.runFinished(id: id, outcome: outcome))
+            // The runs this exit lets start are spawned first; then this one is told, then the rest.
+            handle(.runFinished(id: id, outcome: outcome), prelude: tell)
         }
     }
 
     // MARK: - Hosts
 
+    /// Tells the entry change; `perform` has already set the widget's current content.
     private func announceEntry(_ id: String, _ entry: TimelineOutline.Entry) {
         guard let widget = widgets[id] else { return }
-        let content = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
-        widgets[id]?.currentContent = content
+        let content = widget.currentContent
         logger.debug("\(id): current entry is now \(RFC3339.string(from: entry.date))", metadata: metadata(id, [
             JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
         broadcast(.entryChanged(widget: id, kind: widget.kind, date: entry.date,

@@ -14,6 +14,9 @@ public protocol StateStoring: AnyObject {
     func timeline(widgetID: String) throws -> TimelineRecord?
     /// Applies one event-loop turn's changes atomically.
     func apply(_ batch: StateBatch) throws
+    /// Makes the schedules of runs about to start survive the process before the runs start; the next `apply(_:)`
+    /// must hold them or newer states of the same widgets.
+    func recordRunStarts(_ schedules: [WidgetScheduleRecord]) throws
     func history(widgetID: String, since: Date) throws -> [HistoryRecord]
     func groupData(group: String) throws -> [GroupDataRecord]
     func groupValue(group: String, key: String) throws -> GroupDataRecord?

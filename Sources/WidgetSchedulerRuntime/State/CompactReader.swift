@@ -50,6 +50,15 @@ struct CompactReader {
         try fixed(UInt32.self)
     }
 
+    mutating func u64() throws -> UInt64 {
+        try fixed(UInt64.self)
+    }
+
+    /// A 32-bit byte count, then the bytes.
+    mutating func blob() throws -> Data {
+        Data(try take(Int(try u32())))
+    }
+
     mutating func int() throws -> Int {
         Int(try fixed(Int64.self))
     }

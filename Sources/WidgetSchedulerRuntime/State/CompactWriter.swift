@@ -24,6 +24,16 @@ struct CompactWriter {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
+    mutating func u64(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    /// A 32-bit byte count, then the bytes.
+    mutating func blob(_ value: Data) {
+        u32(UInt32(value.count))
+        bytes.append(contentsOf: value)
+    }
+
     mutating func int(_ value: Int) {
         withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) }
     }

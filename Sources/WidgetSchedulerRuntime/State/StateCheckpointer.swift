@@ -16,7 +16,11 @@ final class StateCheckpointer: @unchecked Sendable {
     private var completedCount = 0
     private var lastFailure: String?
 
-    init(path: String, busyTimeout: TimeInterval) throws {
+    /// WAL frames (pages) past which a checkpoint also restarts the WAL.
+    private let restartAtFrames: Int
+
+    init(path: String, busyTimeout: TimeInterval, restartAtFrames: Int) throws {
+        self.restartAtFrames = restartAtFrames
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         configuration.label = "widget-scheduler.state.checkpoint"
@@ -71,7 +75,13 @@ final class StateCheckpointer: @unchecked Sendable {
             var failure: String?
             do {
                 try connection.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                    let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                    // Under back-to-back commits a passive checkpoint never catches the last frame, so the WAL
+                    // never starts over and grows without end (400 MB in a minute of P1). Once it is large, copy
+                    // the few frames the passive pass left with writers held off, so the next commit restarts it.
+                    if let frames: Int = row?[1], frames >= restartAtFrames {
+                        try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)")
+                    }
                 }
             } catch {
                 failure = "\(error)"

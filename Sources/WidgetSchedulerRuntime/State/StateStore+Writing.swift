@@ -21,6 +21,7 @@ extension StateStore {
     /// pruning costs a few index steps per turn and never a full scan.
     public func apply(_ batch: StateBatch) throws {
         guard !batch.isEmpty else { return }
+        let journalCovered = runStartJournal.lastSequence
         try databaseQueue.write { db in
             try deleteWidgets(batch.deletedWidgetIDs, db)
             // Sorted so that widgets added in one turn get row ids, and so load order, by date added, then id.
@@ -31,7 +32,11 @@ extension StateStore {
             try appendHistory(batch.history, db)
             try writeGroupData(batch.groupData, db)
             try writeMeta(batch.meta, db)
+            if journalCovered > runStartJournal.appliedSequence {
+                try writeMeta([RunStartJournal.appliedKey: String(journalCovered)], db)
+            }
         }
+        runStartJournal.covered(upTo: journalCovered)
         if let checkpointer, let every = options.backgroundCheckpointEveryCommits {
             commitsSinceCheckpointRequest += 1
             if commitsSinceCheckpointRequest >= every {
@@ -63,6 +68,32 @@ extension StateStore {
                 widget.addedAt.timeIntervalSinceReferenceDate,
             ])
         }
+    }
+
+    /// Makes the schedules survive a `kill -9` before the runs they pay for start, without a commit: they are
+    /// appended to the run-start journal (one write(2)), and the next `apply(_:)`, whose batch must hold them or
+    /// newer states of the same widgets, covers them. Opening the store after a kill folds them into the database.
+    public func recordRunStarts(_ schedules: [WidgetScheduleRecord]) throws {
+        try runStartJournal.append(schedules)
+    }
+
+    /// Folds the journal's records that no commit covered (a kill came between a spawn and its turn's commit) into
+    /// the database, for widgets it still holds, and marks them covered.
+    func recoverRunStarts() throws {
+        let pending = runStartJournal.pending
+        guard let last = pending.last?.sequence else { return }
+        try databaseQueue.write { db in
+            let exists = try db.cachedStatement(sql: "SELECT 1 FROM widget WHERE id = ?")
+            var latest: [String: WidgetScheduleRecord] = [:]
+            for record in pending { latest[record.schedule.widgetID] = record.schedule }
+            var present: [String: WidgetScheduleRecord] = [:]
+            for (id, schedule) in latest where try Bool.fetchOne(exists, arguments: [id]) != nil {
+                present[id] = schedule
+            }
+            try upsertSchedules(present.values, db)
+            try writeMeta([RunStartJournal.appliedKey: String(last)], db)
+        }
+        runStartJournal.covered(upTo: last)
     }
 
     private func upsertSchedules(_ schedules: Dictionary<String, WidgetScheduleRecord>.Values, _ db: Database) throws {

@@ -15,9 +15,10 @@ import GRDB
 /// power loss can drop the latest commits, and even then the database stays consistent. Use
 /// `StateStoreOptions.Durability.powerLoss` to fsync every commit instead.
 ///
-/// A budget spend is safe from `kill -9` once `apply(_:)` has returned for the batch that holds it: the daemon must
-/// apply a turn's batch before it starts the runs that batch pays for, or a kill between the spawn and the commit
-/// would refund the tokens.
+/// A budget spend is safe from `kill -9` once `apply(_:)` has returned for the batch that holds it, or once
+/// `recordRunStarts(_:)` has returned for its schedule: the daemon records the schedules of the runs a turn starts
+/// before it spawns them (one write(2) to the run-start journal, `RunStartJournal`), and commits the turn's batch
+/// after, so a kill between the spawn and the commit refunds nothing and no commit delays the spawn.
 public final class StateStore {
     /// The path of the database file.
     public let path: String
@@ -25,10 +26,13 @@ public final class StateStore {
     public let options: StateStoreOptions
     let databaseQueue: DatabaseQueue
     let checkpointer: StateCheckpointer?
+    let runStartJournal: RunStartJournal
     var commitsSinceCheckpointRequest = 0
 
     /// The file name of the database inside the state directory.
     public static let fileName = "state.sqlite"
+    /// What the run-start journal adds to the database's path.
+    public static let runStartJournalSuffix = "-runstarts"
 
     /// Opens (creating if needed) `state.sqlite` in `directory`, and brings its schema up to date.
     ///
@@ -68,11 +72,30 @@ public final class StateStore {
         }
         try Self.migrate(databaseQueue, path: path)
         do {
+            let applied = try databaseQueue.read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?",
+                                    arguments: [RunStartJournal.appliedKey])
+            }
+            runStartJournal = try RunStartJournal(path: path + Self.runStartJournalSuffix,
+                                                  applied: applied.flatMap { UInt64($0) } ?? 0,
+                                                  syncEachAppend: options.durability == .powerLoss)
+        } catch let error as StateStoreError {
+            throw error
+        } catch {
+            throw StateStoreError.cannotOpen(path: path, reason: "\(error)")
+        }
+        do {
             checkpointer = try options.backgroundCheckpointEveryCommits.map { _ in
-                try StateCheckpointer(path: path, busyTimeout: options.busyTimeout)
+                try StateCheckpointer(path: path, busyTimeout: options.busyTimeout,
+                                      restartAtFrames: options.walRestartPages)
             }
         } catch {
             throw StateStoreError.cannotOpen(path: path, reason: "checkpoint connection: \(error)")
+        }
+        do {
+            try recoverRunStarts()
+        } catch {
+            throw StateStoreError.cannotOpen(path: path, reason: "recovering the run-start journal: \(error)")
         }
     }
 

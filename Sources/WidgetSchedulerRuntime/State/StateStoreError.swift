@@ -4,6 +4,8 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotOpen(path: String, reason: String)
     /// The database was written by a newer version, with migrations this version does not know.
     case newerSchema(path: String, unknownMigrations: [String])
+    /// A file beside the database (the run-start journal) could not be written.
+    case cannotWrite(path: String, reason: String)
     /// A stored row holds a value this version cannot read.
     case corruptRow(table: String, key: String, reason: String)
 
@@ -14,6 +16,8 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .newerSchema(let path, let unknownMigrations):
             return "state database \(path) was written by a newer widget-scheduler (unknown migrations: "
                 + unknownMigrations.joined(separator: ", ") + ")"
+        case .cannotWrite(let path, let reason):
+            return "cannot write \(path): \(reason)"
         case .corruptRow(let table, let key, let reason):
             return "state database row \(table)[\(key)] is unreadable: \(reason)"
         }

@@ -30,6 +30,9 @@ public struct StateStoreOptions: Sendable {
     /// commits, instead of inside the commit that crosses `walAutoCheckpointPages` on the caller's thread. The
     /// thread sleeps until requested, so it adds no wake-up while nothing is written.
     public var backgroundCheckpointEveryCommits: Int?
+    /// With background checkpoints: once the WAL holds this many pages, a checkpoint also restarts it (briefly
+    /// holding writers off), so back-to-back commits cannot grow it without end.
+    public var walRestartPages: Int
 
     public init(
         historyLimitPerWidget: Int = 200,
@@ -38,7 +41,8 @@ public struct StateStoreOptions: Sendable {
         busyTimeout: TimeInterval = 5,
         durability: Durability = .processCrash,
         walAutoCheckpointPages: Int = 1000,
-        backgroundCheckpointEveryCommits: Int? = nil
+        backgroundCheckpointEveryCommits: Int? = nil,
+        walRestartPages: Int = 4096
     ) {
         self.historyLimitPerWidget = historyLimitPerWidget
         self.historyMaxAge = historyMaxAge
@@ -47,5 +51,6 @@ public struct StateStoreOptions: Sendable {
         self.durability = durability
         self.walAutoCheckpointPages = walAutoCheckpointPages
         self.backgroundCheckpointEveryCommits = backgroundCheckpointEveryCommits.map { max(1, $0) }
+        self.walRestartPages = max(1, walRestartPages)
     }
 }
