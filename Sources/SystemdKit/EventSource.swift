@@ -68,6 +68,14 @@ public final class EventSource {
         try check(sd_event_source_set_enabled(try requireHandle(), enablement.rawValue), "sd_event_source_set_enabled")
     }
 
+    /// Sets the dispatch priority: among pending sources, lower values go first (`EventSource.idlePriority` last).
+    public func setPriority(_ priority: Int64) throws {
+        try check(sd_event_source_set_priority(try requireHandle(), priority), "sd_event_source_set_priority")
+    }
+
+    /// sd-event's `SD_EVENT_PRIORITY_IDLE`: dispatched only when nothing of normal priority is pending.
+    public static let idlePriority = Int64(SD_EVENT_PRIORITY_IDLE)
+
     /// The current enablement.
     public var enablement: Enablement {
         guard let handle else { return .off }

@@ -30,6 +30,15 @@ public enum JournalFields {
     /// `META_` prefixed when the result starts with a digit or names a field the handler writes itself, and cut to 64
     /// characters. Returns nil when nothing usable is left (an empty key or only underscores).
     public static func fieldName(forMetadataKey key: String) -> String? {
+        // Most keys are field names already (`WIDGET_ID`): return them without building a new string.
+        let utf8 = key.utf8
+        if let first = utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
+           utf8.count <= maximumNameLength,
+           utf8.allSatisfy({ ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
+               || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }),
+           !reservedNames.contains(key) {
+            return key
+        }
         var characters: [Character] = key.unicodeScalars.map { scalar in
             switch scalar {
             case "a"..."z": return Character(String(scalar).uppercased())

@@ -206,6 +206,22 @@ struct EventLoopTests {
         withExtendedLifetime((deferred, end)) {}
     }
 
+    @Test func anIdlePrioritySourceWaitsForEveryPendingNormalOne() throws {
+        let loop = try EventLoop()
+        var order: [String] = []
+        let idle = try loop.addDefer { order.append("idle") }
+        try idle.setPriority(EventSource.idlePriority)
+        let first = try loop.addDefer { order.append("normal 1") }
+        let second = try loop.addDefer { order.append("normal 2") }
+        for _ in 0..<3 { _ = try loop.runOnce(timeout: 0) }
+        #expect(order == ["normal 1", "normal 2", "idle"])
+        // Off after its one dispatch; enabled again, it runs again.
+        try idle.setEnabled(.oneShot)
+        _ = try loop.runOnce(timeout: 0)
+        #expect(order.last == "idle" && order.count == 4)
+        withExtendedLifetime((idle, first, second)) {}
+    }
+
     @Test func nowFollowsTheKernelClock() throws {
         let loop = try EventLoop()
         for clock in EventClock.allCases {

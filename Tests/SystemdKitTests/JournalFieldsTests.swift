@@ -20,6 +20,11 @@ struct JournalFieldsTests {
         ("café", "CAF_"),
         ("with space", "WITH_SPACE"),
         (String(repeating: "a", count: 80), String(repeating: "A", count: 64)),
+        (String(repeating: "B", count: 65), String(repeating: "B", count: 64)),
+        (String(repeating: "C", count: 64), String(repeating: "C", count: 64)),
+        ("MESSAGE", "META_MESSAGE"),
+        ("X9_Y", "X9_Y"),
+        ("Xé", "X_"),
     ])
     func metadataKeysBecomeValidFieldNames(key: String, expected: String) {
         #expect(JournalFields.fieldName(forMetadataKey: key) == expected)

@@ -24,6 +24,27 @@ struct JSONObjectEncodableTests {
         #expect(fast == reference)
     }
 
+    @Test(arguments: awkwardValues)
+    func everyWatchEventIsByteForByteWhatVarlinkCodingWrites(content: JSONValue) throws {
+        let now = Date(timeIntervalSince1970: 1_795_343_827.074)
+        let events: [WatchEvent] = [
+            .entryChanged(widget: "w1", kind: "weather", date: now, content: content),
+            .runFinished(widget: "w\"2", kind: "k\n", date: now, reason: "policy", outcome: "success"),
+            .runFinished(widget: "w3", kind: "clock", date: now.addingTimeInterval(0.5), reason: "explicit",
+                         outcome: "timeout", detail: "no answer in 10 s: \"ü\""),
+            .decided(kind: "weather", date: now, decision: ReloadDecision(widget: "w4", decision: .ran, at: now)),
+            .decided(kind: "weather", date: now, decision: ReloadDecision(
+                widget: "w5", decision: .deferred, at: now.addingTimeInterval(300), because: .floor)),
+            WatchEvent(event: .decision, widget: "", kind: "", date: now, content: content, reason: "r",
+                       outcome: "o", detail: "d", decision: .coalesced, at: now, because: "budget"),
+        ]
+        for event in events {
+            let fast = String(decoding: event.encodedJSONObject(), as: UTF8.self)
+            let reference = String(decoding: try VarlinkCoding.encode(event), as: UTF8.self)
+            #expect(fast == reference)
+        }
+    }
+
     @Test func anEmptyReloadReplyIsAnObjectWithAnEmptyList() throws {
         let reply = ReloadMethod.Reply(decisions: [])
         #expect(reply.encodedJSONObject() == (try VarlinkCoding.encode(reply)))

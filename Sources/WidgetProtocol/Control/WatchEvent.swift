@@ -4,7 +4,7 @@ import Foundation
 /// - `entryChanged`: `{"event","widget","kind","date","content"}`, sent at the entry's date;
 /// - `runFinished`: `{"event","widget","kind","date","reason","outcome","detail"?}`;
 /// - `decision`: `{"event","widget","kind","date","decision","at","because"?}`.
-public struct WatchEvent: Sendable, Hashable, Codable {
+public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     /// The kind of event.
     public enum Event: String, Sendable, Hashable, Codable, CaseIterable {
         case entryChanged, runFinished, decision
@@ -46,6 +46,38 @@ public struct WatchEvent: Sendable, Hashable, Codable {
         self.decision = decision
         self.at = at
         self.because = because
+    }
+
+    public var jsonCapacityEstimate: Int { 160 }
+
+    /// The event as `VarlinkCoding` writes it (keys sorted, absent members left out), without `JSONEncoder`: every
+    /// run and every entry change is published, and encoding them was a few per cent of the daemon's time per run.
+    public func encodeJSONObject(into output: inout JSONBytesWriter) {
+        output.raw("{")
+        var first = true
+        func key(_ name: StaticString, _ output: inout JSONBytesWriter) {
+            if !first { output.raw(",") }
+            first = false
+            output.raw("\"")
+            output.raw(name)
+            output.raw("\":")
+        }
+        if let at { key("at", &output); output.date(at) }
+        if let because { key("because", &output); output.string(because) }
+        if let content { key("content", &output); output.value(content) }
+        key("date", &output)
+        output.date(date)
+        if let decision { key("decision", &output); output.string(decision.rawValue) }
+        if let detail { key("detail", &output); output.string(detail) }
+        key("event", &output)
+        output.string(event.rawValue)
+        key("kind", &output)
+        output.string(kind)
+        if let outcome { key("outcome", &output); output.string(outcome) }
+        if let reason { key("reason", &output); output.string(reason) }
+        key("widget", &output)
+        output.string(widget)
+        output.raw("}")
     }
 
     /// A widget's current entry changed to one dated `date` with `content`.

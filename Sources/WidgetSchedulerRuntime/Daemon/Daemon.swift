@@ -49,6 +49,12 @@ public final class Daemon {
     private var lastStatusRevision = -1
     private var lastStatusTime = -Double.infinity
     private var stopping = false
+    /// Writes the state once nothing of normal priority is pending (see `endOfTurn`).
+    private var idleFlush: EventSource!
+    /// When the oldest change not yet written was seen, on the monotonic clock.
+    private var unwrittenSince: Double?
+    /// How long changes may wait for an idle moment before a turn writes them anyway.
+    private static let maximumWriteDelay = 0.05
 
     /// The test-only fault switches, on when WIDGET_SCHEDULER_TEST_FAULTS=1: SIGUSR1 wedges the loop (to prove
     /// the watchdog), SIGUSR2 reads a wall-clock offset in seconds from `<runtime-dir>/test-clock-offset`.
@@ -176,6 +182,10 @@ public final class Daemon {
         sources.append(try loop.addSignal(SIGINT) { [unowned self] _ in stop() })
         sources.append(try loop.addSignal(SIGHUP) { [unowned self] _ in reload() })
         sources.append(try loop.addWallClockChangeWatcher { [unowned self] in self.service.tick() })
+        idleFlush = try loop.addDefer { [unowned self] in flushState() }
+        try idleFlush.setPriority(EventSource.idlePriority)
+        try idleFlush.setEnabled(.off)
+        sources.append(idleFlush)
         sources.append(try loop.addPost { [unowned self] in endOfTurn() })
         if testFaults {
             sources.append(try loop.addSignal(SIGUSR1) { [unowned self] _ in wedge() })
@@ -191,11 +201,26 @@ public final class Daemon {
         return try loop.run()
     }
 
-    /// After every loop turn: write the turn's changes in one transaction, and keep STATUS= current (at most once
-    /// a second, so a burst of events costs one status computation).
+    /// After every loop turn: have the changes written, and keep STATUS= current (at most once a second, so a burst
+    /// of events costs one status computation).
+    ///
+    /// The write waits for a moment when no event of normal priority is pending (an idle-priority defer source), so
+    /// a provider's exit is never handled after another run's commit, and turns that come back to back share one
+    /// commit; after `maximumWriteDelay` a turn writes anyway. Nothing a client was told waits: replies that
+    /// change state flush before they are sent, and a run's spent token is journaled before its spawn.
     private func endOfTurn() {
-        service.flush()
         let now = clock.now()
+        if service.hasUnwrittenChanges {
+            let since = unwrittenSince ?? now.monotonic
+            unwrittenSince = since
+            if now.monotonic - since >= Self.maximumWriteDelay {
+                flushState()
+            } else if idleFlush.enablement == .off {
+                try? idleFlush.setEnabled(.oneShot)
+            }
+        } else {
+            unwrittenSince = nil
+        }
         guard service.revision != lastStatusRevision, now.monotonic - lastStatusTime >= 1 || stopping else { return }
         lastStatusRevision = service.revision
         lastStatusTime = now.monotonic
@@ -204,6 +229,11 @@ public final class Daemon {
             lastStatus = status
             _ = try? notifier.status(status)
         }
+    }
+
+    private func flushState() {
+        service.flush()
+        if !service.hasUnwrittenChanges { unwrittenSince = nil }
     }
 
     /// SIGHUP / `systemctl reload`: re-read the configuration and the manifests; state is kept.

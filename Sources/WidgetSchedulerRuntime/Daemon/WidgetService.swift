@@ -157,6 +157,9 @@ public final class WidgetService {
     }
 
     /// Writes this loop turn's changes in one transaction, with the clock stamp used to restore after a restart.
+    /// Whether changes are waiting for `flush()`.
+    public var hasUnwrittenChanges: Bool { !batch.isEmpty }
+
     public func flush() {
         guard !batch.isEmpty else { return }
         let now = clock.now()
