@@ -9,7 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -53,18 +55,19 @@ struct cspawn_sandbox {
     int start_errno;
     const char *failed_step;
 
-    // One request at a time: the caller holds `mutex` from posting to collecting.
-    int has_request;
-    int has_result;
     int stopping;
-    pid_t *pid;
-    const char *path;
-    const posix_spawn_file_actions_t *actions;
-    const posix_spawnattr_t *attributes;
-    char *const *argv;
-    char *const *envp;
-    int result;
+
+    // Queued spawns (cspawn_sandbox_submit): spawned in order, then moved to `finished` and counted on `event_fd`.
+    cspawn_job *queued_head, *queued_tail;
+    cspawn_job *finished_head, *finished_tail;
+    int event_fd;
 };
+
+static void append_job(cspawn_job **head, cspawn_job **tail, cspawn_job *job) {
+    job->next = NULL;
+    if (*tail) (*tail)->next = job; else *head = job;
+    *tail = job;
+}
 
 /// Restricts the calling thread; returns 0, or -1 with errno and *step set.
 static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
@@ -128,13 +131,19 @@ static void *sandbox_main(void *argument) {
         return NULL;
     }
     for (;;) {
-        while (!sandbox->has_request && !sandbox->stopping) pthread_cond_wait(&sandbox->changed, &sandbox->mutex);
+        while (!sandbox->queued_head && !sandbox->stopping) pthread_cond_wait(&sandbox->changed, &sandbox->mutex);
         if (sandbox->stopping) break;
-        sandbox->has_request = 0;
-        sandbox->result = posix_spawn(sandbox->pid, sandbox->path, sandbox->actions, sandbox->attributes,
-                                      sandbox->argv, sandbox->envp);
-        sandbox->has_result = 1;
-        pthread_cond_broadcast(&sandbox->changed);
+        cspawn_job *job = sandbox->queued_head;
+        sandbox->queued_head = job->next;
+        if (!sandbox->queued_head) sandbox->queued_tail = NULL;
+        // The caller queues more while this one spawns.
+        pthread_mutex_unlock(&sandbox->mutex);
+        job->pid = 0;
+        job->result = posix_spawn(&job->pid, job->path, job->actions, job->attributes, job->argv, job->envp);
+        pthread_mutex_lock(&sandbox->mutex);
+        append_job(&sandbox->finished_head, &sandbox->finished_tail, job);
+        uint64_t one = 1;
+        while (write(sandbox->event_fd, &one, sizeof one) < 0 && errno == EINTR) {}
     }
     pthread_mutex_unlock(&sandbox->mutex);
     return NULL;
@@ -150,6 +159,14 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
     struct cspawn_sandbox *sandbox = calloc(1, sizeof *sandbox);
     if (!sandbox) return NULL;
     sandbox->abi = abi;
+    sandbox->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (sandbox->event_fd < 0) {
+        int saved = errno;
+        free(sandbox);
+        if (failed_step) *failed_step = "eventfd";
+        errno = saved;
+        return NULL;
+    }
     sandbox->writable = writable;
     sandbox->writable_count = count;
     pthread_mutex_init(&sandbox->mutex, NULL);
@@ -165,6 +182,7 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
         if (failed_step) *failed_step = "pthread_create";
         pthread_cond_destroy(&sandbox->changed);
         pthread_mutex_destroy(&sandbox->mutex);
+        close(sandbox->event_fd);
         free(sandbox);
         errno = error;
         return NULL;
@@ -180,6 +198,7 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
         pthread_join(sandbox->thread, NULL);
         pthread_cond_destroy(&sandbox->changed);
         pthread_mutex_destroy(&sandbox->mutex);
+        close(sandbox->event_fd);
         free(sandbox);
         if (failed_step) *failed_step = step;
         errno = start_errno;
@@ -190,23 +209,23 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
 
 int cspawn_sandbox_abi(const cspawn_sandbox *sandbox) { return sandbox->abi; }
 
-int cspawn_sandbox_spawn(cspawn_sandbox *sandbox, pid_t *pid, const char *path,
-                         const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attributes,
-                         char *const argv[], char *const envp[]) {
+void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job) {
     pthread_mutex_lock(&sandbox->mutex);
-    sandbox->pid = pid;
-    sandbox->path = path;
-    sandbox->actions = actions;
-    sandbox->attributes = attributes;
-    sandbox->argv = argv;
-    sandbox->envp = envp;
-    sandbox->has_result = 0;
-    sandbox->has_request = 1;
+    append_job(&sandbox->queued_head, &sandbox->queued_tail, job);
     pthread_cond_broadcast(&sandbox->changed);
-    while (!sandbox->has_result) pthread_cond_wait(&sandbox->changed, &sandbox->mutex);
-    int result = sandbox->result;
     pthread_mutex_unlock(&sandbox->mutex);
-    return result;
+}
+
+int cspawn_sandbox_event_fd(const cspawn_sandbox *sandbox) { return sandbox->event_fd; }
+
+cspawn_job *cspawn_sandbox_take_finished(cspawn_sandbox *sandbox) {
+    uint64_t count;
+    while (read(sandbox->event_fd, &count, sizeof count) < 0 && errno == EINTR) {}
+    pthread_mutex_lock(&sandbox->mutex);
+    cspawn_job *finished = sandbox->finished_head;
+    sandbox->finished_head = sandbox->finished_tail = NULL;
+    pthread_mutex_unlock(&sandbox->mutex);
+    return finished;
 }
 
 void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
@@ -216,7 +235,16 @@ void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
     pthread_cond_broadcast(&sandbox->changed);
     pthread_mutex_unlock(&sandbox->mutex);
     pthread_join(sandbox->thread, NULL);
+    // Nobody will take these any more: children spawned but never handed over are killed with their group and
+    // reaped, so none outlives its runner; queued ones never start.
+    for (cspawn_job *job = sandbox->finished_head; job; job = job->next) {
+        if (job->result == 0 && job->pid > 0) {
+            kill(-job->pid, SIGKILL);
+            while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR) {}
+        }
+    }
     pthread_cond_destroy(&sandbox->changed);
     pthread_mutex_destroy(&sandbox->mutex);
+    close(sandbox->event_fd);
     free(sandbox);
 }

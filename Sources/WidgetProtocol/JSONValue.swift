@@ -69,14 +69,24 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return nil
     }
 
-    /// Compact JSON text with sorted keys, e.g. for storing entry content.
+    /// Compact JSON text with sorted keys, e.g. for storing entry content: what `JSONEncoder` writes with
+    /// `.sortedKeys` and `.withoutEscapingSlashes` (written directly, as every provider answer's entries pass here),
+    /// and `null` for a value JSON cannot hold (a NaN or infinite number), where `JSONEncoder` throws.
     public func jsonText() -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8) else {
-            return "null"
+        guard isRepresentable else { return "null" }
+        var writer = JSONBytesWriter(reservingCapacity: 64)
+        writer.value(self)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    /// Whether every number in the value is finite.
+    private var isRepresentable: Bool {
+        switch self {
+        case .number(let number): return number.isFinite
+        case .array(let items): return items.allSatisfy(\.isRepresentable)
+        case .object(let members): return members.values.allSatisfy(\.isRepresentable)
+        case .null, .bool, .integer, .string: return true
         }
-        return text
     }
 
     /// Parses JSON text; nil if it is not JSON.

@@ -21,6 +21,7 @@ public final class FakeProviderLauncher: ProviderLauncher {
         }
 
         public func terminate() { terminated = true }
+        public func whenStarted(_ body: @escaping (Int32) -> Void) { body(pid) }
 
         /// Finishes the run with `result`, as the event loop would.
         public func complete(_ result: ProviderRunResult, duration: Double = 0.01) {

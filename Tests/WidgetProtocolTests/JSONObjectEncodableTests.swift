@@ -45,6 +45,14 @@ struct JSONObjectEncodableTests {
         }
     }
 
+    @Test(arguments: awkwardValues + [.number(.nan), .array([.number(.infinity)]), .object(["x": .number(-.infinity)])])
+    func jsonTextIsWhatJSONEncoderWritesWithSortedKeys(value: JSONValue) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let reference = (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+        #expect(value.jsonText() == reference)
+    }
+
     @Test func anEmptyReloadReplyIsAnObjectWithAnEmptyList() throws {
         let reply = ReloadMethod.Reply(decisions: [])
         #expect(reply.encodedJSONObject() == (try VarlinkCoding.encode(reply)))

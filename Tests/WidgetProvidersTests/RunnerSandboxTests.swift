@@ -100,6 +100,56 @@ struct RunnerSandboxTests {
         #expect(results.map { String(decoding: $0.stdout, as: UTF8.self) } == (0..<20).map { "run \($0)" })
     }
 
+    @Test func aSandboxedSpawnIsQueuedAndItsPidArrivesBeforeTheCompletion() throws {
+        let root = try RunnerHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        let echo = try RunnerHarness.interpreted("#!/bin/sh\necho $$\n", named: "pid", in: root)
+        var pidAtStart: Int32 = -1
+        var started: [Int32] = []
+        var completedAfterStart = false
+        let result = RunnerHarness.run([ProcessSpec(argv: echo, timeout: 10)], sandbox: sandbox) { runs in
+            pidAtStart = runs[0].pid
+            runs[0].whenStarted { started.append($0) }
+        }[0]
+        completedAfterStart = started.count == 1
+        // `start` returned before the child existed: the loop never waited for its exec.
+        #expect(pidAtStart == 0)
+        #expect(completedAfterStart)
+        #expect(started == [result.pid])
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "\(result.pid)\n")
+    }
+
+    @Test func aRunCancelledWhileItsSpawnIsQueuedHasItsChildKilledOnceItExists() throws {
+        let root = try RunnerHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        let sleeper = try RunnerHarness.interpreted("#!/bin/sh\nsleep 30\n", named: "sleeper", in: root)
+        let result = RunnerHarness.run([ProcessSpec(argv: sleeper, timeout: 20)], sandbox: sandbox) { runs in
+            #expect(runs[0].pid == 0)
+            runs[0].cancel()
+        }[0]
+        #expect(result.termination == .signaled(SIGKILL), "\(result)")
+        #expect(result.duration < 10)
+        #expect(RunnerHarness.groupIsGone(result.pid))
+    }
+
+    @Test func settlingQueuedSpawnsKillsTheChildrenOfEndedRuns() throws {
+        let root = try RunnerHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        let sleeper = try RunnerHarness.interpreted("#!/bin/sh\nsleep 30\n", named: "sleeper", in: root)
+        let runner = ProviderRunner(loop: PollEventLoop(), sandbox: sandbox)
+        let runs = (0..<3).map { _ in runner.start(ProcessSpec(argv: sleeper, timeout: 20)) { _ in } }
+        for run in runs { run.cancel() }
+        // No loop turn: the daemon stopping waits for the spawns itself.
+        runner.settleQueuedSpawns()
+        for run in runs {
+            #expect(run.pid > 0)
+            #expect(RunnerHarness.groupIsGone(run.pid))
+        }
+    }
+
     @Test func pathsThatDoNotExistAreSkipped() throws {
         let sandbox = try ProviderSandbox(writablePaths: ["/nonexistent/widget-scheduler", "/tmp"])
         #expect(sandbox.abi >= 1)

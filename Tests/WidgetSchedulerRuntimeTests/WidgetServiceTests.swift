@@ -169,6 +169,25 @@ struct WidgetServiceTests {
         #expect(second.launcher.launches.count == 1)
     }
 
+    @Test(arguments: [0, 1, 12, 0.5, 0.125, 0.375, 2.675, 41.999, 99.995, 0.004, 0.005, 1e-9, -0.0, -0.004, -3.14159,
+                      123456.789, 1e14 + 0.25, 1e20, .infinity, -.infinity, .nan])
+    func tokensAreWrittenAsPercentTwoFWould(value: Double) {
+        #expect(WidgetService.twoDecimals(value) == String(format: "%.2f", value))
+    }
+
+    @Test func manyTokenValuesAreWrittenAsPercentTwoFWould() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var mismatches: [Double] = []
+        for index in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let unit = Double(state >> 11) / Double(1 << 53)
+            // Half the values sit on a half-hundredth (x.xx5), where rounding is decided by the binary value.
+            let value = index.isMultiple(of: 2) ? (unit - 0.5) * 2000 : Double(Int(unit * 200_000)) / 1000 + 0.005
+            if WidgetService.twoDecimals(value) != String(format: "%.2f", value) { mismatches.append(value) }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test func aRunsSpentTokenIsOnDiskBeforeItsProviderStarts() throws {
         let harness = try WidgetServiceHarness()
         let id = try harness.addWidget()

@@ -3,8 +3,9 @@
 
 // Providers spawned under Landlock. posix_spawn has no hook between fork and exec, and landlock_restrict_self
 // restricts only the calling thread (and what it creates from then on), so a sandbox is a thread of its own: it
-// restricts itself once, then runs the posix_spawn calls handed to it. The caller's thread stays unrestricted, so the
-// daemon can still write its state while every provider it starts cannot.
+// restricts itself once, then runs the posix_spawn calls queued for it, and counts each finished one on an eventfd.
+// The caller's thread stays unrestricted, so the daemon can still write its state while every provider it starts
+// cannot, and it never waits for a child's exec.
 
 #include <spawn.h>
 #include <stddef.h>
@@ -30,13 +31,31 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
 /// The ABI version the sandbox was built with.
 int cspawn_sandbox_abi(const cspawn_sandbox *sandbox);
 
-/// posix_spawn(3), called on the sandbox's thread; blocks until it returns there. The arguments are only read while
-/// the call lasts. Returns posix_spawn's result: 0, or an error number.
-int cspawn_sandbox_spawn(cspawn_sandbox *sandbox, pid_t *pid, const char *path,
-                         const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attributes,
-                         char *const argv[], char *const envp[]);
+/// One queued posix_spawn: the caller fills the inputs, which must stay valid until the job comes back from
+/// `cspawn_sandbox_take_finished`; the sandbox's thread fills `pid` and `result` (posix_spawn's: 0 or an error number).
+typedef struct cspawn_job {
+    const char *path;
+    const posix_spawn_file_actions_t *actions;
+    const posix_spawnattr_t *attributes;
+    char *const *argv;
+    char *const *envp;
+    pid_t pid;
+    int result;
+    struct cspawn_job *next;
+} cspawn_job;
 
-/// Ends the sandbox's thread and frees it. Children already started are not affected.
+/// Queues `job` for the sandbox's thread and returns at once: the caller's thread never waits for a child's exec.
+/// Jobs are spawned in the order they were queued; each finished one is counted on `cspawn_sandbox_event_fd`.
+void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job);
+
+/// A non-blocking eventfd that is readable while finished jobs wait to be taken.
+int cspawn_sandbox_event_fd(const cspawn_sandbox *sandbox);
+
+/// The finished jobs, oldest first, linked through `next` (NULL if none); resets the eventfd.
+cspawn_job *cspawn_sandbox_take_finished(cspawn_sandbox *sandbox);
+
+/// Ends the sandbox's thread and frees it. Children already started and taken are not affected; queued jobs never
+/// start, and children of finished jobs nobody took are killed (with their process group) and reaped.
 void cspawn_sandbox_stop(cspawn_sandbox *sandbox);
 
 #endif

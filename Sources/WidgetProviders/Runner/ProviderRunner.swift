@@ -9,7 +9,8 @@ import Glibc
 /// only descriptors 0, 1 and 2 (pipes; everything from 3 up is closed by the spawn), the spec's environment only,
 /// and RLIMIT_DATA at the spec's memory cap (set with prlimit right after the spawn, before the request is written;
 /// see `ProcessResult` for how a failure is told to be `memory`). The runner then watches stdout, stderr and a pidfd
-/// of the child on the loop. The only wait is posix_spawn's own, until the child has exec'd.
+/// of the child on the loop. With a sandbox, the spawn is queued on the sandbox's thread and the loop does not wait for
+/// the child's exec; without one, posix_spawn's own wait (until the child has exec'd) is the only one.
 ///
 /// At the end of every run, and before the child is reaped (so its pid, which names the group, cannot be reused),
 /// the whole group gets SIGKILL: nothing the provider started is left behind, unless it left its group with
@@ -33,10 +34,16 @@ public final class ProviderRunner {
     /// Creates a runner whose runs are driven by `loop`; with a `sandbox`, every child starts inside it.
     public init(loop: RunnerEventLoop, sandbox: ProviderSandbox? = nil) {
         self.loop = loop
-        shared = RunnerSharedState(sandbox: sandbox)
+        shared = RunnerSharedState(sandbox: sandbox, loop: loop)
         Self.ignoreBrokenPipes
     }
 
+
+    /// Waits until every spawn queued on the sandbox is done and handed to its run, so a run ended (`cancel()`)
+    /// before its child existed has it killed now rather than leave it behind: for a daemon that stops.
+    public func settleQueuedSpawns() {
+        shared.settleQueuedSpawns()
+    }
 
     /// Starts `spec` and calls `completion` exactly once, on the loop, when the child has exited and its output has
     /// been read (or a limit was hit, or it could not start). Never calls `completion` from within `start`.

@@ -8,9 +8,9 @@ import Glibc
 /// A provider runs as the daemon's user in the daemon's mount namespace, so no unit setting can keep it out of the
 /// state directory the daemon itself must write. Landlock can: it restricts a thread and everything that thread starts
 /// afterwards, so the sandbox's thread restricts itself once (write-type rights granted only beneath
-/// `writablePaths`; reading and executing untouched) and then makes every `posix_spawn` call of its runner. The
-/// daemon's own thread stays unrestricted. Each spawn costs one hand-over to that thread and back
-/// (docs/benchmarks.md).
+/// `writablePaths`; reading and executing untouched) and then makes every `posix_spawn` call of its runner, queued:
+/// the runner's loop goes on while a child execs, and learns of the finished spawn through an eventfd. The daemon's
+/// own thread stays unrestricted. A sandbox serves one runner at a time.
 ///
 /// The thread also sets no_new_privs, which Landlock requires and the children inherit.
 public final class ProviderSandbox {
@@ -61,12 +61,23 @@ public final class ProviderSandbox {
         cspawn_sandbox_stop(handle)
     }
 
-    /// `posix_spawn` on the sandbox's thread; returns its result (0 or an error number).
-    func spawn(
-        _ pid: inout pid_t, path: String, actions: inout posix_spawn_file_actions_t,
-        attributes: inout posix_spawnattr_t, arguments: [UnsafeMutablePointer<CChar>?],
-        variables: [UnsafeMutablePointer<CChar>?]
-    ) -> Int32 {
-        cspawn_sandbox_spawn(handle, &pid, path, &actions, &attributes, arguments, variables)
+    /// The descriptor (an eventfd) that is readable while finished spawns wait in `takeFinished()`.
+    var finishedSpawnsDescriptor: Int32 { cspawn_sandbox_event_fd(handle) }
+
+    /// Queues a spawn on the sandbox's thread and returns at once; `spawn` must stay alive until it comes back
+    /// from `takeFinished()`.
+    func submit(_ spawn: QueuedSpawn) {
+        cspawn_sandbox_submit(handle, spawn.job)
+    }
+
+    /// The jobs whose spawn is done, oldest first.
+    func takeFinished() -> [UnsafeMutablePointer<cspawn_job>] {
+        var jobs: [UnsafeMutablePointer<cspawn_job>] = []
+        var next = cspawn_sandbox_take_finished(handle)
+        while let job = next {
+            jobs.append(job)
+            next = job.pointee.next
+        }
+        return jobs
     }
 }

@@ -49,82 +49,170 @@ public final class RunningProcess {
         self.completion = completion
     }
 
-    /// Kills the whole process group now; the run then completes with `signal` (SIGKILL).
+    /// Kills the whole process group now; the run then completes with `signal` (SIGKILL). A run whose spawn is still
+    /// queued is killed the moment the spawn is done.
     public func cancel() {
         guard !isFinished else { return }
         killedByRunner = true
+        if spawning {
+            cancelledWhileSpawning = true
+            return
+        }
         signalGroup(SIGKILL)
+    }
+
+    /// Calls `body` with the child's pid once it is known (at once if it is), or with 0 if it could not start; once,
+    /// before the completion.
+    public func whenStarted(_ body: @escaping (Int32) -> Void) {
+        if spawning {
+            startedHandlers.append(body)
+        } else {
+            body(pid)
+        }
     }
 
     func launch() {
         defer { launching = false }
         startTime = MonotonicClock.now()
-        if let failure = spawnChild() {
+        let prepared: QueuedSpawn
+        switch prepareChild() {
+        case .failure(let failure):
             finish(imposing: failure)
             return
+        case .success(let spawn):
+            prepared = spawn
         }
         do {
             stdoutToken = try loop.watchReadable(fd: stdoutFD) { [self] in read(from: .stdout, untilEmpty: false) }
             stderrToken = try loop.watchReadable(fd: stderrFD) { [self] in read(from: .stderr, untilEmpty: false) }
-            tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
             tokens.append(try loop.schedule(after: spec.timeout) { [self] in timeOut() })
         } catch {
-            killedByRunner = true
-            signalGroup(SIGKILL)
-            finish(imposing: .spawn(errno: EIO, message: "cannot watch the child: \(error)"))
+            abandonUnspawned(.spawn(errno: EIO, message: "cannot watch the child: \(error)"))
+            return
         }
+        queuedSpawn = prepared
+        if let sandbox = shared.sandbox {
+            do {
+                spawning = true
+                try shared.queue(prepared, on: sandbox, for: self)
+                return
+            } catch {
+                spawning = false
+                abandonUnspawned(.spawn(errno: EIO, message: "cannot watch the sandbox's spawns: \(error)"))
+                return
+            }
+        }
+        prepared.spawnHere()
+        spawned()
     }
 
     // MARK: - Spawning
 
-    /// Starts the child. On failure nothing is left running or open, and the failure is returned.
-    private func spawnChild() -> ProcessFailure? {
+    /// The parent's and the child's ends of the three pipes, until the spawn is done.
+    private var requestFD: Int32 = -1
+    private var childEnds: [Int32] = []
+    private var queuedSpawn: QueuedSpawn?
+    /// The spawn is queued on the sandbox's thread: no pid yet.
+    private var spawning = false
+    private var cancelledWhileSpawning = false
+    private var timedOutWhileSpawning = false
+    private var startedHandlers: [(Int32) -> Void] = []
+    private var programPath = ""
+
+    private enum Preparation {
+        case success(QueuedSpawn)
+        case failure(ProcessFailure)
+    }
+
+    /// Creates the pipes and prepares the spawn. On failure nothing is left open, and the failure is returned.
+    private func prepareChild() -> Preparation {
         guard let program = spec.argv.first, !program.isEmpty else {
-            return .spawn(errno: EINVAL, message: "no program to run")
+            return .failure(.spawn(errno: EINVAL, message: "no program to run"))
         }
         guard let path = Self.resolve(program, searchPath: spec.environment["PATH"]) else {
-            return .spawn(errno: ENOENT, message: "\(program) not found in PATH")
+            return .failure(.spawn(errno: ENOENT, message: "\(program) not found in PATH"))
         }
+        programPath = path
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
-        guard cspawn_pipe(&input, 1) == 0 else { return .spawn(errno: errno, message: "cannot create a pipe") }
+        guard cspawn_pipe(&input, 1) == 0 else {
+            return .failure(.spawn(errno: errno, message: "cannot create a pipe"))
+        }
         guard cspawn_pipe(&output, 0) == 0 else {
             let number = errno
             closeAll(input)
-            return .spawn(errno: number, message: "cannot create a pipe")
+            return .failure(.spawn(errno: number, message: "cannot create a pipe"))
         }
         guard cspawn_pipe(&errors, 0) == 0 else {
             let number = errno
             closeAll(input + output)
-            return .spawn(errno: number, message: "cannot create a pipe")
+            return .failure(.spawn(errno: number, message: "cannot create a pipe"))
         }
         if spec.stdin.count > 65536, cspawn_pipe_reserve(input[1], Int32(clamping: spec.stdin.count)) < 0 {
             let number = errno
             closeAll(input + output + errors)
-            return .spawn(errno: number, message: "the request (\(spec.stdin.count) bytes) does not fit in a pipe")
+            return .failure(.spawn(errno: number,
+                                   message: "the request (\(spec.stdin.count) bytes) does not fit in a pipe"))
         }
+        do {
+            let spawn = try QueuedSpawn(path: path, argv: spec.argv, environment: spec.environment,
+                                        workingDirectory: spec.workingDirectory,
+                                        stdio: (input[0], output[1], errors[1]))
+            requestFD = input[1]
+            childEnds = [input[0], output[1], errors[1]]
+            stdoutFD = output[0]
+            stderrFD = errors[0]
+            return .success(spawn)
+        } catch {
+            closeAll(input + output + errors)
+            return .failure(.spawn(errno: error.errno, message: "cannot start \(path)"))
+        }
+    }
 
-        var childPID: pid_t = 0
-        let spawnError = Self.posixSpawn(
-            &childPID, sandbox: shared.sandbox, path: path, argv: spec.argv, environment: spec.environment,
-            workingDirectory: spec.workingDirectory, stdio: (input[0], output[1], errors[1])
-        )
-        closeAll([input[0], output[1], errors[1]])
-        stdoutFD = output[0]
-        stderrFD = errors[0]
-        guard spawnError == 0 else {
-            closeAll([input[1], output[0], errors[0]])
-            stdoutFD = -1
-            stderrFD = -1
-            return .spawn(errno: spawnError, message: "cannot start \(path)")
+    /// A run that fails before its spawn was handed over: nothing was started.
+    private func abandonUnspawned(_ failure: ProcessFailure) {
+        closeAll(childEnds + [requestFD])
+        childEnds = []
+        requestFD = -1
+        queuedSpawn = nil
+        finish(imposing: failure)
+    }
+
+    /// The spawn is done (on the sandbox's thread, or here): take the child over, or fail the run.
+    func spawned() {
+        spawning = false
+        guard let spawn = queuedSpawn else { return }
+        queuedSpawn = nil
+        closeAll(childEnds)
+        childEnds = []
+        let input = requestFD
+        requestFD = -1
+        let failure = takeOver(spawn, input: input)
+        close(input)
+        let handlers = startedHandlers
+        startedHandlers = []
+        for handler in handlers { handler(pid) }
+        if let failure {
+            finish(imposing: failure)
+            return
         }
+        if cancelledWhileSpawning { signalGroup(SIGKILL) }
+        if timedOutWhileSpawning { timeOut() }
+    }
+
+    /// Opens the child's pidfd, caps its memory, writes the request and watches its exit; on failure the child (if
+    /// any) is killed and reaped, and the failure returned.
+    private func takeOver(_ spawn: QueuedSpawn, input: Int32) -> ProcessFailure? {
+        guard spawn.result == 0 else {
+            closeOutputs()
+            return .spawn(errno: spawn.result, message: "cannot start \(programPath)")
+        }
+        let childPID = spawn.pid
         pid = childPID
-
         pidfd = cspawn_pidfd_open(childPID)
         if pidfd < 0 {
             let number = errno
-            close(input[1])
             kill(-childPID, SIGKILL)
             var status: Int32 = 0
             while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
@@ -133,13 +221,14 @@ public final class RunningProcess {
             return .spawn(errno: number, message: "pidfd_open failed")
         }
         if let memoryMax = spec.memoryMax, cspawn_limit_data(childPID, memoryMax) != 0 {
-            let number = errno
-            close(input[1])
-            return abandonStartedChild(.spawn(errno: number, message: "cannot cap the memory of \(path)"))
+            return abandonStartedChild(.spawn(errno: errno, message: "cannot cap the memory of \(programPath)"))
         }
-        let requestFailure = writeRequest(to: input[1])
-        close(input[1])
-        if let requestFailure { return abandonStartedChild(requestFailure) }
+        if let requestFailure = writeRequest(to: input) { return abandonStartedChild(requestFailure) }
+        do {
+            tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
+        } catch {
+            return abandonStartedChild(.spawn(errno: EIO, message: "cannot watch the child: \(error)"))
+        }
         return nil
     }
 
@@ -177,40 +266,6 @@ public final class RunningProcess {
         pidfd = -1
         closeOutputs()
         return failure
-    }
-
-    private static func posixSpawn(
-        _ childPID: inout pid_t, sandbox: ProviderSandbox?, path: String, argv: [String], environment: [String: String],
-        workingDirectory: String?, stdio: (Int32, Int32, Int32)
-    ) -> Int32 {
-        var attributes = posix_spawnattr_t()
-        var actions = posix_spawn_file_actions_t()
-        defer {
-            posix_spawnattr_destroy(&attributes)
-            posix_spawn_file_actions_destroy(&actions)
-        }
-        var error = cspawn_attr_init_isolated(&attributes)
-        guard error == 0 else { return error }
-        if let workingDirectory {
-            error = workingDirectory.withCString {
-                cspawn_file_actions_init(&actions, stdio.0, stdio.1, stdio.2, $0)
-            }
-        } else {
-            error = cspawn_file_actions_init(&actions, stdio.0, stdio.1, stdio.2, nil)
-        }
-        guard error == 0 else { return error }
-        let arguments: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
-        let variables: [UnsafeMutablePointer<CChar>?] =
-            environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            arguments.forEach { free($0) }
-            variables.forEach { free($0) }
-        }
-        if let sandbox {
-            return sandbox.spawn(&childPID, path: path, actions: &actions, attributes: &attributes,
-                                 arguments: arguments, variables: variables)
-        }
-        return posix_spawn(&childPID, path, &actions, &attributes, arguments, variables)
     }
 
     /// The path to execute: `program` itself when it has a slash, else the first executable match in `searchPath`.
@@ -290,6 +345,10 @@ public final class RunningProcess {
 
     private func timeOut() {
         guard !hasExited else { return }
+        if spawning {
+            timedOutWhileSpawning = true
+            return
+        }
         timedOut = true
         killedByRunner = true
         signalGroup(SIGTERM)

@@ -45,6 +45,7 @@ public final class Daemon {
     private var handler: DaemonControlHandler!
     private var server: ControlServer!
     private var sources: [EventSource] = []
+    private var runner: ProviderRunner!
     private var lastStatus = ""
     private var lastStatusRevision = -1
     private var lastStatusTime = -Double.infinity
@@ -134,6 +135,7 @@ public final class Daemon {
             throw StartError(description: "cannot open the state in \(options.stateDirectory): \(error)")
         }
         let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
+        self.runner = runner
         var serviceRef: WidgetService?
         let timer = try EventLoopWakeupTimer(loop: loop) { serviceRef?.tick() }
         let activated = (try? ListenFDs.descriptors()) ?? []
@@ -262,6 +264,9 @@ public final class Daemon {
         logger.notice("stopping: \(service.running.count) run(s) in flight are ended",
                       metadata: [JournalField.messageID: JournalMessageID.stopping.metadataValue])
         service.terminateRuns()
+        // A run ended while its spawn was still queued has its child killed when the spawn is done: wait for that
+        // here, or the child would start after the daemon is gone.
+        runner.settleQueuedSpawns()
         service.flush()
         handler.endStreams()
         server.stop()

@@ -285,7 +285,7 @@ public final class WidgetService {
                 logger.notice("\(id): refresh budget exhausted; next token at \(next)", metadata: metadata(id, [
                     JournalField.messageID: JournalMessageID.budgetExhausted.metadataValue,
                     JournalField.nextReload: "\(next)",
-                    JournalField.tokens: "\(String(format: "%.2f", scheduler.tokens(of: id, at: now) ?? 0))"]))
+                    JournalField.tokens: "\(Self.twoDecimals(scheduler.tokens(of: id, at: now) ?? 0))"]))
             case .wallClockJumped(let delta):
                 logger.notice("wall clock jumped by \(String(format: "%+.3f", delta)) s; deadlines recomputed",
                               metadata: [JournalField.messageID: JournalMessageID.clockChanged.metadataValue])
@@ -293,7 +293,10 @@ public final class WidgetService {
                 break
             }
         }
-        for run in launched { logStart(run, at: now) }
+        for run in launched {
+            // The "running" line carries the provider's pid, known once the (queued) spawn is done.
+            run.handle.whenStarted { [weak self] pid in self?.logStart(run, pid: pid) }
+        }
     }
 
     /// A spent token and the run's start must survive a kill -9 before the provider runs: a restart would otherwise
@@ -310,12 +313,12 @@ public final class WidgetService {
 
     // MARK: - Runs
 
-    /// A run just spawned, whose journal line is written once the event's other news is told.
+    /// A run just launched, whose journal line is written once the event's other news is told and its pid known.
     private struct LaunchedRun {
         var id: String
         var kind: String
         var reason: RunReason
-        var pid: Int32
+        var handle: ProviderRunHandle
     }
 
     /// Spawns the widget's provider; nil if it has no widget, or no manifest (that run has already failed).
@@ -339,18 +342,19 @@ public final class WidgetService {
             self?.finishRun(id, reason: reason, result: result, stats: stats, deferred: false)
         }
         running[id] = handle
-        return LaunchedRun(id: id, kind: widget.kind, reason: reason, pid: handle.pid)
+        return LaunchedRun(id: id, kind: widget.kind, reason: reason, handle: handle)
     }
 
-    private func logStart(_ run: LaunchedRun, at now: Instant) {
+    private func logStart(_ run: LaunchedRun, pid: Int32) {
+        let now = clock.now()
         let developer = scheduler.settings.developerKinds.contains(run.kind) && run.reason.isBudgeted
         let note = developer ? "; developer mode: budget and floor lifted" : ""
         logger.info("\(run.id): running \(run.kind) provider (\(run.reason.rawValue))\(note)",
                     metadata: metadata(run.id, [
                         JournalField.messageID: JournalMessageID.runStarted.metadataValue,
                         JournalField.reloadReason: "\(run.reason.rawValue)",
-                        JournalField.providerPID: "\(run.pid)",
-                        JournalField.tokens: "\(String(format: "%.2f", scheduler.tokens(of: run.id, at: now) ?? 0))"]))
+                        JournalField.providerPID: "\(pid)",
+                        JournalField.tokens: "\(Self.twoDecimals(scheduler.tokens(of: run.id, at: now) ?? 0))"]))
     }
 
     private func finishRun(_ id: String, reason: RunReason, result: ProviderRunResult, stats: ProviderRunStats,
@@ -439,7 +443,7 @@ public final class WidgetService {
             JournalField.messageID: JournalMessageID.requestDecided.metadataValue,
             JournalField.decision: "\(decided.decision.name)",
             JournalField.nextReload: "\(at)",
-            JournalField.tokens: "\(String(format: "%.2f", scheduler.tokens(of: id, at: now) ?? 0))",
+            JournalField.tokens: "\(Self.twoDecimals(scheduler.tokens(of: id, at: now) ?? 0))",
         ]
         var text = "\(id): reload request \(decided.decision.name)"
         if let because = decided.decision.because {
@@ -488,6 +492,23 @@ public final class WidgetService {
             if !stderr.isEmpty { text += "; stderr: \(stderr.suffix(400))" }
             logger.warning("\(text)", metadata: metadata(id, fields))
         }
+    }
+
+    /// `value` with two decimals, as `%.2f` writes it, without `String(format:)` (a few per cent of a run's
+    /// time: every "running" line carries the tokens left).
+    static func twoDecimals(_ value: Double) -> String {
+        // Exact only away from a half-hundredth, where value × 100's rounding error cannot change the answer;
+        // the rest (and large or non-finite values) go to printf, which rounds the exact binary value.
+        let scaled = value * 100
+        let fraction = scaled - scaled.rounded(.down)
+        guard value.isFinite, abs(value) < 1e6, abs(fraction - 0.5) > 1e-6 else {
+            return String(format: "%.2f", value)
+        }
+        let hundredths = Int64(scaled.rounded())
+        let magnitude = hundredths.magnitude
+        let cents = magnitude % 100
+        let sign = hundredths < 0 || (hundredths == 0 && value.sign == .minus) ? "-" : ""
+        return "\(sign)\(magnitude / 100).\(cents < 10 ? "0" : "")\(cents)"
     }
 
     static func describe(_ policy: ReloadPolicy) -> String {
