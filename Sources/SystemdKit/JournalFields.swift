@@ -80,13 +80,25 @@ public enum JournalFields {
             ("CODE_LINE", String(line)),
             ("CODE_FUNC", function),
         ]
-        var named: [String: String] = [:]
-        for key in metadata.keys.sorted() {
-            guard let name = fieldName(forMetadataKey: key), let value = metadata[key] else { continue }
-            named[name] = text(of: value)
+        fields.reserveCapacity(fields.count + metadata.count)
+        fields.append(contentsOf: metadataFields(metadata))
+        return fields
+    }
+
+    /// The metadata as journal fields sorted by name; when two keys map to the same name, the one sorting last wins.
+    /// One sort of (name, key) pairs, no intermediate dictionary: every journal line of the daemon passes here.
+    public static func metadataFields(_ metadata: Logger.Metadata) -> [(name: String, value: String)] {
+        var named: [(name: String, key: String, value: Logger.MetadataValue)] = []
+        named.reserveCapacity(metadata.count)
+        for (key, value) in metadata {
+            guard let name = fieldName(forMetadataKey: key) else { continue }
+            named.append((name, key, value))
         }
-        for name in named.keys.sorted() {
-            fields.append((name, named[name] ?? ""))
+        named.sort { ($0.name, $0.key) < ($1.name, $1.key) }
+        var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(named.count)
+        for (index, field) in named.enumerated() where index + 1 == named.count || named[index + 1].name != field.name {
+            fields.append((field.name, text(of: field.value)))
         }
         return fields
     }
@@ -95,6 +107,8 @@ public enum JournalFields {
     static func merge(
         handler: Logger.Metadata, provider: Logger.MetadataProvider?, event: Logger.Metadata?, error: (any Error)?
     ) -> Logger.Metadata {
+        // The usual case, a logger without metadata of its own: the call's metadata as it is.
+        if handler.isEmpty, provider == nil, error == nil { return event ?? [:] }
         var merged = handler
         if let provided = provider?.get() {
             merged.merge(provided) { _, new in new }

@@ -39,16 +39,11 @@ public struct StderrLogHandler: LogHandler {
 
     /// The rendered line, without the newline: `INFO message KEY=value KEY2="two words"`.
     public static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
-        var parts = [level.rawValue.uppercased(), message.replacingNewlines()]
-        var named: [String: String] = [:]
-        for key in metadata.keys.sorted() {
-            guard let name = JournalFields.fieldName(forMetadataKey: key), let value = metadata[key] else { continue }
-            named[name] = JournalFields.text(of: value)
+        var line = level.rawValue.uppercased() + " " + message.replacingNewlines()
+        for field in JournalFields.metadataFields(metadata) {
+            line += " \(field.name)=\(quoted(field.value))"
         }
-        for name in named.keys.sorted() {
-            parts.append("\(name)=\(quoted(named[name] ?? ""))")
-        }
-        return parts.joined(separator: " ")
+        return line
     }
 
     /// Values with spaces, quotes or control characters are double-quoted with C-style escapes.

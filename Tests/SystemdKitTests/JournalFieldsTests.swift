@@ -55,6 +55,16 @@ struct JournalFieldsTests {
         ])
     }
 
+    @Test func keysThatMapToOneFieldNameKeepTheValueOfTheKeySortingLast() {
+        let metadata: Logger.Metadata = ["widget-kind": "a", "WIDGET_KIND": "b", "widget_kind": "c", "zeta": "z",
+                                         "Widget.Kind": "d", "alpha": "x"]
+        // Sorted keys: "WIDGET_KIND" < "Widget.Kind" < "widget-kind" < "widget_kind".
+        #expect(JournalFields.metadataFields(metadata).map { "\($0.name)=\($0.value)" }
+                == ["ALPHA=x", "WIDGET_KIND=c", "ZETA=z"])
+        let line = StderrLogHandler.line(level: .info, message: "m", metadata: metadata)
+        #expect(line == "INFO m ALPHA=x WIDGET_KIND=c ZETA=z")
+    }
+
     @Test func laterMetadataSourcesWin() {
         let merged = JournalFields.merge(
             handler: ["a": "handler", "b": "handler"], provider: nil, event: ["b": "event"], error: nil)

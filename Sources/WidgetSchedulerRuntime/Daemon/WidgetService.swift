@@ -431,9 +431,13 @@ public final class WidgetService {
     // MARK: - Logging
 
     func metadata(_ id: String, _ extra: Logger.Metadata = [:]) -> Logger.Metadata {
-        var fields: Logger.Metadata = [JournalField.widgetID: "\(id)"]
-        if let kind = widgets[id]?.kind { fields[JournalField.widgetKind] = "\(kind)" }
-        return fields.merging(extra) { _, new in new }
+        // `extra` wins over the widget's own fields.
+        var fields = extra
+        if fields[JournalField.widgetID] == nil { fields[JournalField.widgetID] = "\(id)" }
+        if fields[JournalField.widgetKind] == nil, let kind = widgets[id]?.kind {
+            fields[JournalField.widgetKind] = "\(kind)"
+        }
+        return fields
     }
 
     private func logDecision(_ decided: RequestDecision, at now: Instant) {

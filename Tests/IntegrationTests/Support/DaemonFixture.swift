@@ -193,7 +193,13 @@ final class DaemonFixture {
     /// Runs `widgetctl ARGUMENTS`, requiring exit status 0, and returns its result.
     func widgetctlSucceeding(_ arguments: String..., as user: User = .root) throws -> CommandResult {
         let result = try startWidgetctl(arguments, as: user).wait()
-        guard result.status == 0 else { throw IntegrationFailure("expected success: \(result)") }
+        guard result.status == 0 else {
+            // The daemon's side of the story: how it ended, if it did, and its last lines.
+            let ended = daemon?.termination.map { "the daemon ended: \($0)\n" } ?? ""
+            let tail = daemonLog.split(separator: "\n", omittingEmptySubsequences: false).suffix(40)
+            throw IntegrationFailure("expected success: \(result)\n\(ended)daemon log (last lines):\n"
+                                     + tail.joined(separator: "\n"))
+        }
         return result
     }
 
