@@ -101,7 +101,7 @@ let package = Package(
             path: "benchmarks/daemon-bench"
         ),
         .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),
-        .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol"]),
+        .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit"]),
         .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol"]),
         .executableTarget(
             name: "systemdkit-probe",

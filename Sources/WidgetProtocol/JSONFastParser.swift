@@ -62,34 +62,36 @@ enum JSONFastParser {
             }
         }
 
+        /// Consumes `byte` if it is next.
+        mutating func consume(_ byte: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        /// After a member or an item: true at `closing`, false after a comma (either consumed), nil on anything else.
+        mutating func closedOrComma(_ closing: UInt8) -> Bool? {
+            skipWhitespace()
+            if consume(UInt8(ascii: ",")) { return false }
+            return consume(closing) ? true : nil
+        }
+
         mutating func object(depth: Int) -> JSONValue? {
             index += 1
             var members: [String: JSONValue] = [:]
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
+            if consume(UInt8(ascii: "}")) { return .object(members) }
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
                 skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-                index += 1
+                guard consume(UInt8(ascii: ":")) else { return nil }
                 skipWhitespace()
                 guard let value = value(depth: depth + 1) else { return nil }
                 // JSONDecoder keeps one of the duplicates; which one is its business, so leave the case to it.
                 guard members.updateValue(value, forKey: key) == nil else { return nil }
-                skipWhitespace()
-                guard index < bytes.count else { return nil }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    return .object(members)
-                } else {
-                    return nil
-                }
+                guard let closed = closedOrComma(UInt8(ascii: "}")) else { return nil }
+                if closed { return .object(members) }
             }
         }
 
@@ -97,24 +99,13 @@ enum JSONFastParser {
             index += 1
             var items: [JSONValue] = []
             skipWhitespace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(items)
-            }
+            if consume(UInt8(ascii: "]")) { return .array(items) }
             while true {
                 skipWhitespace()
                 guard let item = value(depth: depth + 1) else { return nil }
                 items.append(item)
-                skipWhitespace()
-                guard index < bytes.count else { return nil }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                } else if bytes[index] == UInt8(ascii: "]") {
-                    index += 1
-                    return .array(items)
-                } else {
-                    return nil
-                }
+                guard let closed = closedOrComma(UInt8(ascii: "]")) else { return nil }
+                if closed { return .array(items) }
             }
         }
 

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WidgetProtocol
 import WidgetSchedulerRuntime
+import WidgetSchedulerTestKit
 
 /// R2: the daemon killed with SIGKILL at random instants while 100 widgets reload under a 2 s floor.
 @Suite("R2 kill -9 at random instants", .serialized)

@@ -36,7 +36,7 @@ struct UnauthorizedPeerTests {
         try world.start()
         let widget = try world.add("guarded")
         let runsLog = world.providersDirectory.appendingPathComponent("runs.log")
-        _ = try eventually("the initial run") {
+        _ = try eventually("the initial run; daemon log:\n\(world.log)") {
             (try? String(contentsOf: runsLog, encoding: .utf8)) != nil ? true : nil
         }
         Thread.sleep(forTimeInterval: 0.3)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// The fast parser gives exactly what `JSONDecoder` gives, or nothing (and the caller asks `JSONDecoder`).
 struct JSONFastParserTests {
@@ -45,7 +46,7 @@ struct JSONFastParserTests {
     }
 
     @Test func randomDocumentsAgreeWithJSONDecoder() throws {
-        var generator = SplitMix(seed: 0x5eed)
+        var generator = SeededGenerator(seed: 0x5eed)
         for _ in 0..<500 {
             let text = Self.randomJSON(depth: 0, &generator)
             let expected = try #require(Self.decoded(text), "\(text)")
@@ -53,7 +54,7 @@ struct JSONFastParserTests {
         }
     }
 
-    static func randomJSON(depth: Int, _ generator: inout SplitMix) -> String {
+    static func randomJSON(depth: Int, _ generator: inout SeededGenerator) -> String {
         let pick = Int(generator.next() % (depth > 3 ? 6 : 8))
         switch pick {
         case 0: return "null"
@@ -86,18 +87,5 @@ struct JSONFastParserTests {
             }
             return "{" + members.joined(separator: " ,") + "}"
         }
-    }
-}
-
-/// A small deterministic generator, so a failure is reproducible.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,29 +1,18 @@
 import Foundation
 import Testing
 import WidgetSchedulerCore
+import WidgetSchedulerTestKit
 
 /// Invariants over thousands of random multi-day scenarios, replayed through the simulation (the real core).
 /// The generator is seeded, so a failure names a seed that reproduces it.
 struct SchedulingPropertyTests {
     static let scenarioCount = 2_000
 
-    /// SplitMix64: small, fast and reproducible across platforms.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// The kinds a random scenario draws from, each with a distinct provider behaviour.
     static let kinds = ["greedy", "hourly", "never", "flaky", "slow"]
 
     static func randomScenario(seed: UInt64) -> Scenario {
-        var rng = SeededGenerator(state: seed)
+        var rng = SeededGenerator(seed: seed)
         let settings = SchedulerSettings(
             minimumInterval: [60, 300, 600].randomElement(using: &rng) ?? 300,
             dailyBudget: [24, 72, 144].randomElement(using: &rng) ?? 72,

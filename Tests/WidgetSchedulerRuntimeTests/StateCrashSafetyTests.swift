@@ -103,17 +103,25 @@ struct StateCrashSafetyTests {
         WidgetScheduleRecord(widgetID: id, state: Data(text.utf8), nextDue: StateTestFixtures.epoch, quarantined: true)
     }
 
+    /// A store in a fresh directory holding `ids`, each with the schedule "before".
+    private static func store(holding ids: [String]) throws -> (directory: URL, store: StateStore) {
+        let directory = try StateTestFixtures.makeDirectory()
+        let store = try StateStore(directory: directory)
+        var batch = StateBatch()
+        for id in ids {
+            batch.upsertWidget(StateTestFixtures.widget(id))
+            batch.upsertSchedule(schedule(id, "before"))
+        }
+        try store.apply(batch)
+        return (directory, store)
+    }
+
     private static func journalPath(_ directory: URL) -> String {
         directory.appendingPathComponent(StateStore.fileName + StateStore.runStartJournalSuffix).path
     }
 
     @Test func aRecordedRunStartSurvivesAKillBeforeItsCommit() throws {
-        let directory = try StateTestFixtures.makeDirectory()
-        let store = try StateStore(directory: directory)
-        var batch = StateBatch()
-        batch.upsertWidget(StateTestFixtures.widget("w1"))
-        batch.upsertSchedule(Self.schedule("w1", "before"))
-        try store.apply(batch)
+        let (directory, store) = try Self.store(holding: ["w1"])
         try store.recordRunStarts([Self.schedule("w1", "spent"), Self.schedule("gone", "never stored")])
 
         let restarted = try StateStore(directory: try Self.snapshotAsIfKilled(directory))
@@ -121,19 +129,18 @@ struct StateCrashSafetyTests {
         #expect(state.widgets.map(\.widget.id) == ["w1"])
         #expect(state.widgets.first?.schedule == Self.schedule("w1", "spent"))
         #expect(state.meta[RunStartJournal.appliedKey] == "2")
+        let report = try #require(restarted.runStartRecovery)
+        #expect(report.contains(StateStore.fileName + StateStore.runStartJournalSuffix), "\(report)")
+        #expect(report.contains("2 run start(s) of 1 widget(s)"), "\(report)")
         // Recovery folded the records into the database: a second kill and restart sees the same.
         let again = try StateStore(directory: try Self.snapshotAsIfKilled(restarted.path.deletingLastComponent))
         #expect(try again.loadAll().widgets.first?.schedule == Self.schedule("w1", "spent"))
+        #expect(again.runStartRecovery == nil)
         withExtendedLifetime(store) {}
     }
 
     @Test func aCommitCoversTheRecordsBeforeItSoARestartKeepsTheNewerState() throws {
-        let directory = try StateTestFixtures.makeDirectory()
-        let store = try StateStore(directory: directory)
-        var batch = StateBatch()
-        batch.upsertWidget(StateTestFixtures.widget("w1"))
-        batch.upsertSchedule(Self.schedule("w1", "before"))
-        try store.apply(batch)
+        let (directory, store) = try Self.store(holding: ["w1"])
         try store.recordRunStarts([Self.schedule("w1", "spent")])
         var after = StateBatch()
         after.upsertSchedule(Self.schedule("w1", "answered"))
@@ -141,6 +148,7 @@ struct StateCrashSafetyTests {
 
         let restarted = try StateStore(directory: try Self.snapshotAsIfKilled(directory))
         #expect(try restarted.loadAll().widgets.first?.schedule == Self.schedule("w1", "answered"))
+        #expect(restarted.runStartRecovery == nil)
         // The next record continues the sequence, so it is newer than the covered ones.
         try store.recordRunStarts([Self.schedule("w1", "spent again")])
         let later = try StateStore(directory: try Self.snapshotAsIfKilled(directory))
@@ -149,14 +157,7 @@ struct StateCrashSafetyTests {
     }
 
     @Test func aDamagedJournalTailIsDroppedAndTheRecordsBeforeItKept() throws {
-        let directory = try StateTestFixtures.makeDirectory()
-        let store = try StateStore(directory: directory)
-        var batch = StateBatch()
-        batch.upsertWidget(StateTestFixtures.widget("w1"))
-        batch.upsertWidget(StateTestFixtures.widget("w2"))
-        batch.upsertSchedule(Self.schedule("w1", "before"))
-        batch.upsertSchedule(Self.schedule("w2", "before"))
-        try store.apply(batch)
+        let (directory, store) = try Self.store(holding: ["w1", "w2"])
         try store.recordRunStarts([Self.schedule("w1", "spent")])
         try store.recordRunStarts([Self.schedule("w2", "spent")])
         let copy = try Self.snapshotAsIfKilled(directory)
@@ -172,15 +173,14 @@ struct StateCrashSafetyTests {
         #expect(schedules == [Self.schedule("w1", "spent"), Self.schedule("w2", "before")])
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         #expect(size < whole)
+        let report = try #require(restarted.runStartRecovery)
+        #expect(report.contains(path) && report.contains("were dropped"), "\(report)")
+        #expect(report.contains("1 run start(s) of 1 widget(s)"), "\(report)")
         withExtendedLifetime(store) {}
     }
 
     @Test func theJournalIsEmptiedOnceACommitCoversALargeOne() throws {
-        let directory = try StateTestFixtures.makeDirectory()
-        let store = try StateStore(directory: directory)
-        var batch = StateBatch()
-        batch.upsertWidget(StateTestFixtures.widget("w1"))
-        try store.apply(batch)
+        let (directory, store) = try Self.store(holding: ["w1"])
         let big = String(repeating: "x", count: 1000)
         func journalSize() throws -> Int {
             try #require(try FileManager.default.attributesOfItem(atPath: Self.journalPath(directory))[.size] as? Int)

@@ -176,11 +176,10 @@ struct WidgetServiceTests {
     }
 
     @Test func manyTokenValuesAreWrittenAsPercentTwoFWould() {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var generator = SeededGenerator(seed: 0x2F)
         var mismatches: [Double] = []
         for index in 0..<20_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let unit = Double(state >> 11) / Double(1 << 53)
+            let unit = Double.random(in: 0..<1, using: &generator)
             // Half the values sit on a half-hundredth (x.xx5), where rounding is decided by the binary value.
             let value = index.isMultiple(of: 2) ? (unit - 0.5) * 2000 : Double(Int(unit * 200_000)) / 1000 + 0.005
             if WidgetService.twoDecimals(value) != String(format: "%.2f", value) { mismatches.append(value) }

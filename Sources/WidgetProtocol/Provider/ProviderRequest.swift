@@ -118,7 +118,7 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
             output.raw(",")
         }
         output.raw(context.isPreview ? "\"isPreview\":true,\"now\":" : "\"isPreview\":false,\"now\":")
-        output.string(RFC3339.string(from: context.now))
+        output.date(context.now)
         if let reason = context.reason {
             output.raw(",\"reason\":")
             output.string(reason.rawValue)

@@ -134,6 +134,7 @@ public final class Daemon {
         } catch {
             throw StartError(description: "cannot open the state in \(options.stateDirectory): \(error)")
         }
+        if let recovery = store.runStartRecovery { logger.warning("\(recovery)") }
         let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
         self.runner = runner
         var serviceRef: WidgetService?

@@ -156,10 +156,10 @@ public final class WidgetService {
         }
     }
 
-    /// Writes this loop turn's changes in one transaction, with the clock stamp used to restore after a restart.
     /// Whether changes are waiting for `flush()`.
     public var hasUnwrittenChanges: Bool { !batch.isEmpty }
 
+    /// Writes this loop turn's changes in one transaction, with the clock stamp used to restore after a restart.
     public func flush() {
         guard !batch.isEmpty else { return }
         let now = clock.now()
@@ -406,6 +406,8 @@ public final class WidgetService {
         let content = widget.currentContent
         logger.debug("\(id): current entry is now \(RFC3339.string(from: entry.date))", metadata: metadata(id, [
             JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
+        // Parsing the content back is for watchers only: with none, an entry change costs no JSON.
+        guard !watchers.isEmpty else { return }
         broadcast(.entryChanged(widget: id, kind: widget.kind, date: entry.date,
                                 content: content.flatMap(JSONValue.init(jsonText:)) ?? .null))
     }

@@ -32,8 +32,11 @@ final class RunStartJournal {
         var schedule: WidgetScheduleRecord
     }
 
+    /// The byte range cut from the file when it was opened: a record cut short or damaged, and whatever followed it.
+    let droppedTail: Range<Int>?
+
     /// Opens (creating) the journal at `path`; `applied` is the database's meta value. Reads the records newer than
-    /// it into `pending`, and drops a damaged tail from the file.
+    /// it into `pending`, and drops a damaged tail from the file (`droppedTail`).
     init(path: String, applied: UInt64, syncEachAppend: Bool) throws {
         self.path = path
         self.syncEachAppend = syncEachAppend
@@ -42,7 +45,8 @@ final class RunStartJournal {
         descriptor = fd
         let contents = FileManager.default.contents(atPath: path) ?? Data()
         let (records, goodLength) = Self.decode([UInt8](contents))
-        if goodLength < contents.count {
+        droppedTail = goodLength < contents.count ? goodLength..<contents.count : nil
+        if droppedTail != nil {
             _ = ftruncate(fd, off_t(goodLength))
         }
         size = goodLength
@@ -82,9 +86,6 @@ final class RunStartJournal {
         size += bytes.count
         lastSequence = sequence
     }
-
-    /// Whether records were appended that no commit covers yet.
-    var hasUncovered: Bool { lastSequence > appliedSequence }
 
     /// Called once a transaction that wrote `sequence` as the covered number has committed; empties a large file.
     func covered(upTo sequence: UInt64) {

@@ -81,8 +81,13 @@ extension StateStore {
     /// the database, for widgets it still holds, and marks them covered.
     func recoverRunStarts() throws {
         let pending = runStartJournal.pending
+        if let dropped = runStartJournal.droppedTail {
+            runStartRecovery = "\(runStartJournal.path): bytes \(dropped.lowerBound)–\(dropped.upperBound) were not a "
+                + "whole record (a write cut short by a crash or power loss) and were dropped; the run starts before "
+                + "them are kept"
+        }
         guard let last = pending.last?.sequence else { return }
-        try databaseQueue.write { db in
+        let restored = try databaseQueue.write { db -> Int in
             let exists = try db.cachedStatement(sql: "SELECT 1 FROM widget WHERE id = ?")
             var latest: [String: WidgetScheduleRecord] = [:]
             for record in pending { latest[record.schedule.widgetID] = record.schedule }
@@ -92,8 +97,12 @@ extension StateStore {
             }
             try upsertSchedules(present.values, db)
             try writeMeta([RunStartJournal.appliedKey: String(last)], db)
+            return present.count
         }
         runStartJournal.covered(upTo: last)
+        let folded = "\(runStartJournal.path): \(pending.count) run start(s) of \(restored) widget(s), journaled but "
+            + "not committed when the daemon last stopped, were restored (their tokens stay spent)"
+        runStartRecovery = runStartRecovery.map { $0 + "; " + folded } ?? folded
     }
 
     private func upsertSchedules(_ schedules: Dictionary<String, WidgetScheduleRecord>.Values, _ db: Database) throws {

@@ -27,6 +27,9 @@ public final class StateStore {
     let databaseQueue: DatabaseQueue
     let checkpointer: StateCheckpointer?
     let runStartJournal: RunStartJournal
+    /// What opening the store recovered from the run-start journal, for the daemon's log: run starts a killed
+    /// daemon journaled but never committed, and a damaged tail that was dropped, naming the file. Nil if nothing.
+    public internal(set) var runStartRecovery: String?
     var commitsSinceCheckpointRequest = 0
 
     /// The file name of the database inside the state directory.

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSchedulerTestKit
 
 /// A failure of the suite's machinery (a daemon that does not start, a deadline passed), said in words.
 struct ReliabilityFailure: Error, CustomStringConvertible {
@@ -35,25 +36,10 @@ func bootSeconds() -> Double {
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
 }
 
-/// A small seeded generator (SplitMix64), so a failing run can be replayed with its printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The seed from `WIDGET_FAULTS_SEED`, else the time.
+extension SeededGenerator {
+    /// The seed from `WIDGET_FAULTS_SEED`, else the time, so a failing run can be replayed with its printed seed.
     static func seed() -> UInt64 {
         ProcessInfo.processInfo.environment["WIDGET_FAULTS_SEED"].flatMap(UInt64.init)
             ?? UInt64(Date().timeIntervalSince1970 * 1000)
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
