@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CSpawnSandbox.h"
+#include "CSpawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -114,6 +115,18 @@ static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
     return restricted == 0 ? 0 : -1;
 }
 
+void cspawn_job_run(cspawn_job *job) {
+    job->pid = 0;
+    job->pidfd = -1;
+    job->pidfd_errno = 0;
+    job->limit_errno = 0;
+    job->result = posix_spawn(&job->pid, job->path, job->actions, job->attributes, job->argv, job->envp);
+    if (job->result != 0) return;
+    if (job->data_limit > 0 && cspawn_limit_data(job->pid, job->data_limit) != 0) job->limit_errno = errno;
+    job->pidfd = cspawn_pidfd_open(job->pid);
+    if (job->pidfd < 0) job->pidfd_errno = errno;
+}
+
 static void *sandbox_main(void *argument) {
     struct cspawn_sandbox *sandbox = argument;
     const char *step = NULL;
@@ -138,8 +151,7 @@ static void *sandbox_main(void *argument) {
         if (!sandbox->queued_head) sandbox->queued_tail = NULL;
         // The caller queues more while this one spawns.
         pthread_mutex_unlock(&sandbox->mutex);
-        job->pid = 0;
-        job->result = posix_spawn(&job->pid, job->path, job->actions, job->attributes, job->argv, job->envp);
+        cspawn_job_run(job);
         pthread_mutex_lock(&sandbox->mutex);
         append_job(&sandbox->finished_head, &sandbox->finished_tail, job);
         uint64_t one = 1;
@@ -242,6 +254,7 @@ void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
             kill(-job->pid, SIGKILL);
             while (waitpid(job->pid, NULL, 0) < 0 && errno == EINTR) {}
         }
+        if (job->pidfd >= 0) close(job->pidfd);
     }
     pthread_cond_destroy(&sandbox->changed);
     pthread_mutex_destroy(&sandbox->mutex);

@@ -38,17 +38,49 @@ public final class EventLoop {
         }
     }
 
-    /// Runs the loop until `exit(code:)` is called; returns that code.
+    /// Runs the loop until `exit(code:)` is called; returns that code. The iteration hooks run after every
+    /// iteration.
     @discardableResult
     public func run() throws -> Int32 {
-        try check(sd_event_loop(handle), "sd_event_loop")
+        while sd_event_get_state(handle) != Int32(SD_EVENT_FINISHED) {
+            try check(sd_event_run(handle, UInt64.max), "sd_event_run")
+            runIterationHooks()
+        }
+        var code: Int32 = 0
+        try check(sd_event_get_exit_code(handle, &code), "sd_event_get_exit_code")
+        return code
     }
 
-    /// Runs one iteration, waiting at most `timeout` microseconds (`UInt64.max` waits forever).
-    /// Returns false when the loop has finished (after `exit(code:)`).
+    /// Runs one iteration, waiting at most `timeout` microseconds (`UInt64.max` waits forever), then the iteration
+    /// hooks. Returns false when the loop has finished (after `exit(code:)`).
     @discardableResult
     public func runOnce(timeout usec: UInt64) throws -> Bool {
-        try check(sd_event_run(handle, usec), "sd_event_run") > 0
+        let result = try check(sd_event_run(handle, usec), "sd_event_run")
+        runIterationHooks()
+        return result > 0
+    }
+
+    /// Calls `body` after every iteration of `run()` and `runOnce(timeout:)` (each iteration dispatches at most one
+    /// source), in the order the hooks were added, until the returned hook is cancelled or released.
+    ///
+    /// A post source does the same job at the price of an iteration of its own (a prepare, an epoll_wait and a
+    /// dispatch) after every dispatch; a hook costs only its call. It must not block.
+    public func addIterationHook(_ body: @escaping () -> Void) -> IterationHook {
+        nextHookID += 1
+        iterationHooks.append((nextHookID, body))
+        return IterationHook(loop: self, id: nextHookID)
+    }
+
+    private var iterationHooks: [(id: Int, body: () -> Void)] = []
+    private var nextHookID = 0
+
+    func removeIterationHook(_ id: Int) {
+        iterationHooks.removeAll { $0.id == id }
+    }
+
+    private func runIterationHooks() {
+        // A copy: a hook may add or cancel hooks.
+        for hook in iterationHooks { hook.body() }
     }
 
     /// Asks the loop to stop after the current iteration; `run()` then returns `code`.

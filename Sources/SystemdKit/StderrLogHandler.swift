@@ -22,7 +22,7 @@ public struct StderrLogHandler: LogHandler {
     public func log(event: LogEvent) {
         let merged = JournalFields.merge(
             handler: metadata, provider: metadataProvider, event: event.metadata, error: event.error)
-        var line = Array(Self.line(level: event.level, message: event.message.description, metadata: merged).utf8)
+        var line = Self.lineBytes(level: event.level, message: event.message.description, metadata: merged)
         line.append(UInt8(ascii: "\n"))
         // A single write(2) per entry keeps lines whole when several processes share the stream.
         line.withUnsafeBytes { bytes in
@@ -39,19 +39,59 @@ public struct StderrLogHandler: LogHandler {
 
     /// The rendered line, without the newline: `INFO message KEY=value KEY2="two words"`.
     public static func line(level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
-        var line = level.rawValue.uppercased() + " " + message.replacingNewlines()
-        for field in JournalFields.metadataFields(metadata) {
-            line += " \(field.name)=\(quoted(field.value))"
+        String(decoding: lineBytes(level: level, message: message, metadata: metadata), as: UTF8.self)
+    }
+
+    /// `line(level:message:metadata:)` as UTF-8 bytes, written into one buffer: every daemon log line passes here.
+    static func lineBytes(level: Logger.Level, message: String, metadata: Logger.Metadata) -> [UInt8] {
+        let fields = JournalFields.metadataFields(metadata)
+        var line: [UInt8] = []
+        line.reserveCapacity(message.utf8.count + 16 + fields.count * 24)
+        line.append(contentsOf: label(of: level).utf8)
+        line.append(UInt8(ascii: " "))
+        // Most messages are one line of printable text and go in as they are; others are split on their newlines.
+        if message.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) {
+            line.append(contentsOf: message.utf8)
+        } else {
+            line.append(contentsOf: message.replacingNewlines().utf8)
+        }
+        for field in fields {
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: field.name.utf8)
+            line.append(UInt8(ascii: "="))
+            if needsQuotes(field.value) {
+                line.append(contentsOf: quoted(field.value).utf8)
+            } else {
+                line.append(contentsOf: field.value.utf8)
+            }
         }
         return line
     }
 
+    private static func label(of level: Logger.Level) -> String {
+        switch level {
+        case .trace: return "TRACE"
+        case .debug: return "DEBUG"
+        case .info: return "INFO"
+        case .notice: return "NOTICE"
+        case .warning: return "WARNING"
+        case .error: return "ERROR"
+        case .critical: return "CRITICAL"
+        }
+    }
+
+    /// Whether `value` is empty or holds a space, a quote, a backslash or a control character. Those are ASCII, and no
+    /// byte of a multi-byte UTF-8 sequence is ASCII, so looking at the bytes is looking at the characters.
+    private static func needsQuotes(_ value: String) -> Bool {
+        value.isEmpty || value.utf8.contains { byte in
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
+                || byte == 0x7f
+        }
+    }
+
     /// Values with spaces, quotes or control characters are double-quoted with C-style escapes.
     static func quoted(_ value: String) -> String {
-        let needsQuotes = value.isEmpty || value.unicodeScalars.contains { scalar in
-            scalar == " " || scalar == "\"" || scalar == "\\" || scalar.value < 0x20 || scalar.value == 0x7f
-        }
-        guard needsQuotes else { return value }
+        guard needsQuotes(value) else { return value }
         var result = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

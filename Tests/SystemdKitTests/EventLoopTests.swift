@@ -53,6 +53,36 @@ struct EventLoopTests {
         withExtendedLifetime(watcher) {}
     }
 
+    @Test func iterationHooksRunAfterEveryDispatchUntilCancelled() throws {
+        let loop = try EventLoop()
+        var log: [String] = []
+        let start = loop.now()
+        let timers = try (1...3).map { index in
+            try loop.addTimer(at: start + UInt64(index) * 1_000, accuracy: 1) {
+                log.append("timer \(index)")
+                if index == 3 { loop.exit(code: 7) }
+            }
+        }
+        var hooks: [IterationHook] = []
+        hooks.append(loop.addIterationHook { log.append("hook") })
+        hooks.append(loop.addIterationHook {
+            log.append("second")
+            // A hook may cancel itself; it runs no more.
+            if log.contains("timer 2") { hooks[1].cancel() }
+        })
+        // Each timer is one iteration's dispatch.
+        #expect(try runBounded(loop) == 7)
+        #expect(log.filter { $0 == "timer 1" || $0 == "timer 2" || $0 == "timer 3" }
+                == ["timer 1", "timer 2", "timer 3"])
+        for dispatch in log.indices where log[dispatch].hasPrefix("timer") {
+            #expect(log.dropFirst(dispatch + 1).first == "hook", "\(log)")
+        }
+        let lastSecond = try #require(log.lastIndex(of: "second"))
+        let thirdTimer = try #require(log.firstIndex(of: "timer 3"))
+        #expect(lastSecond < thirdTimer, "\(log)")
+        withExtendedLifetime((timers, hooks)) {}
+    }
+
     @Test func rearmingMovesTheDeadline() throws {
         let loop = try EventLoop()
         let start = loop.now()

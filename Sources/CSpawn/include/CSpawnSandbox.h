@@ -9,6 +9,7 @@
 
 #include <spawn.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /// The Landlock ABI version of the running kernel (1 or more), or -1 with errno: ENOSYS when the kernel has no
@@ -31,18 +32,30 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
 /// The ABI version the sandbox was built with.
 int cspawn_sandbox_abi(const cspawn_sandbox *sandbox);
 
-/// One queued posix_spawn: the caller fills the inputs, which must stay valid until the job comes back from
-/// `cspawn_sandbox_take_finished`; the sandbox's thread fills `pid` and `result` (posix_spawn's: 0 or an error number).
+/// One posix_spawn and what follows it at once: the caller fills the inputs, which must stay valid until the job
+/// comes back from `cspawn_sandbox_take_finished` (or `cspawn_job_run` returns); the spawning thread fills the rest.
 typedef struct cspawn_job {
     const char *path;
     const posix_spawn_file_actions_t *actions;
     const posix_spawnattr_t *attributes;
     char *const *argv;
     char *const *envp;
+    /// RLIMIT_DATA for the child, set the moment posix_spawn returns; 0 sets none.
+    uint64_t data_limit;
     pid_t pid;
+    /// posix_spawn's result: 0 or an error number.
     int result;
+    /// A pidfd of the child (close-on-exec), or -1 with `pidfd_errno` set; the taker owns it.
+    int pidfd;
+    int pidfd_errno;
+    /// 0, or the errno of setting `data_limit`.
+    int limit_errno;
     struct cspawn_job *next;
 } cspawn_job;
+
+/// Runs `job` on the calling thread: posix_spawn (which returns once the child has exec'd), then the data limit,
+/// then the pidfd, so the child runs uncapped only for the moment between its exec and the prlimit call.
+void cspawn_job_run(cspawn_job *job);
 
 /// Queues `job` for the sandbox's thread and returns at once: the caller's thread never waits for a child's exec.
 /// Jobs are spawned in the order they were queued; each finished one is counted on `cspawn_sandbox_event_fd`.

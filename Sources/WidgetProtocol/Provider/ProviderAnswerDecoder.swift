@@ -111,13 +111,20 @@ public enum ProviderAnswerDecoder {
         }
     }
 
-    private static func topLevelObject(_ bytes: [UInt8], fields: Set<String>) throws -> [String: JSONValue] {
+    private static func topLevelObject(_ bytes: [UInt8], fields: [String]) throws -> [String: JSONValue] {
         let value = try parse(bytes)
         guard case .object(let object) = value else { throw ProviderAnswerError.notAnObject(found: value.typeName) }
-        if let unknown = object.keys.sorted().first(where: { !fields.contains($0) }) {
+        if let unknown = firstUnknownKey(of: object, allowed: { fields.contains($0) }) {
             throw ProviderAnswerError.unknownField(unknown)
         }
         return object
+    }
+
+    /// The first key, in sorted order, that `allowed` refuses; nil if it accepts them all. The keys are sorted only
+    /// when one is refused, so the name reported does not depend on the dictionary's order.
+    private static func firstUnknownKey(of object: [String: JSONValue], allowed: (String) -> Bool) -> String? {
+        guard object.keys.contains(where: { !allowed($0) }) else { return nil }
+        return object.keys.sorted().first { !allowed($0) }
     }
 
     private static func parse(_ bytes: [UInt8]) throws -> JSONValue {
@@ -144,13 +151,13 @@ public enum ProviderAnswerDecoder {
         }
     }
 
-    private static let entryFields: Set<String> = ["date", "relevance", "content"]
 
     private static func entry(_ value: JSONValue, index: Int?) throws -> TimelineEntry {
         guard case .object(let object) = value else {
             throw ProviderAnswerError.entryNotAnObject(entry: index, found: value.typeName)
         }
-        if let unknown = object.keys.sorted().first(where: { !entryFields.contains($0) }) {
+        let known = { (key: String) in key == "date" || key == "content" || key == "relevance" }
+        if let unknown = firstUnknownKey(of: object, allowed: known) {
             throw ProviderAnswerError.entryUnknownField(entry: index, field: unknown)
         }
         guard let dateValue = object["date"] else {
@@ -180,7 +187,7 @@ public enum ProviderAnswerDecoder {
                 entry: index, field: "relevance", expected: "an object {\"score\", \"duration\"}", found: value.summary
             )
         }
-        if let unknown = object.keys.sorted().first(where: { $0 != "score" && $0 != "duration" }) {
+        if let unknown = firstUnknownKey(of: object, allowed: { $0 == "score" || $0 == "duration" }) {
             throw ProviderAnswerError.entryUnknownField(entry: index, field: "relevance.\(unknown)")
         }
         guard let scoreValue = object["score"] else {
@@ -225,7 +232,7 @@ public enum ProviderAnswerDecoder {
             let problem = "must be an object, found \(value.typeName)"
             throw ProviderAnswerError.invalidOption(option: index, problem: problem)
         }
-        if let unknown = object.keys.sorted().first(where: { !["value", "title", "subtitle"].contains($0) }) {
+        if let unknown = firstUnknownKey(of: object, allowed: { $0 == "value" || $0 == "title" || $0 == "subtitle" }) {
             throw ProviderAnswerError.invalidOption(option: index, problem: "unknown field \"\(unknown)\"")
         }
         guard let optionValue = object["value"], optionValue != .null else {

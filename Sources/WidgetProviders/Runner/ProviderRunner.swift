@@ -7,10 +7,12 @@ import Glibc
 /// Each child gets: its own process group (pgid = pid; not a new session, whose scheduler autogroup made runs about
 /// 1.5 times slower, see docs/benchmarks.md), an empty signal mask and default dispositions for every signal,
 /// only descriptors 0, 1 and 2 (pipes; everything from 3 up is closed by the spawn), the spec's environment only,
-/// and RLIMIT_DATA at the spec's memory cap (set with prlimit right after the spawn, before the request is written;
-/// see `ProcessResult` for how a failure is told to be `memory`). The runner then watches stdout, stderr and a pidfd
-/// of the child on the loop. With a sandbox, the spawn is queued on the sandbox's thread and the loop does not wait for
-/// the child's exec; without one, posix_spawn's own wait (until the child has exec'd) is the only one.
+/// and RLIMIT_DATA at the spec's memory cap (set with prlimit by the spawning thread the moment posix_spawn returns;
+/// see `ProcessResult` for how a failure is told to be `memory`). The request is in stdin's pipe before the spawn,
+/// followed by end-of-file, so a child never waits for the runner to feed it. The runner then watches stdout,
+/// stderr and a pidfd of the child on the loop. With a sandbox, the spawn is queued on the sandbox's thread and the
+/// loop does not wait for the child's exec; without one, posix_spawn's own wait (until the child has exec'd) is the
+/// only one.
 ///
 /// At the end of every run, and before the child is reaped (so its pid, which names the group, cannot be reused),
 /// the whole group gets SIGKILL: nothing the provider started is left behind, unless it left its group with
@@ -18,8 +20,8 @@ import Glibc
 /// RLIMIT_NPROC is not used against fork bombs: it counts every process of the user, the daemon's included, and
 /// does not apply to root; a fork bomb that stays in its group dies with it at the timeout.
 ///
-/// The runner ignores SIGPIPE in the calling process, so that writing a request to a child that already closed its
-/// stdin is an EPIPE and not the death of the daemon. Children get SIGPIPE back at its default.
+/// The runner ignores SIGPIPE in the calling process, so that no pipe write can be the death of the daemon. Children
+/// get SIGPIPE back at its default.
 public final class ProviderRunner {
     /// The loop every run's events are delivered on.
     public let loop: RunnerEventLoop

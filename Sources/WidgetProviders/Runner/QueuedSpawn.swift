@@ -20,10 +20,11 @@ final class QueuedSpawn {
     private var actionsReady = false
     private var attributesReady = false
 
-    /// Prepares the spawn of `path` with an isolated process group and signals, `stdio` as descriptors 0–2 and every
-    /// other descriptor closed; throws the error number if the attributes or file actions cannot be set up.
+    /// Prepares the spawn of `path` with an isolated process group and signals, `stdio` as descriptors 0–2, every
+    /// other descriptor closed and, if given, `dataLimit` as its RLIMIT_DATA; throws the error number if the
+    /// attributes or file actions cannot be set up.
     init(path: String, argv: [String], environment: [String: String], workingDirectory: String?,
-         stdio: (Int32, Int32, Int32)) throws(SpawnSetupError) {
+         stdio: (Int32, Int32, Int32), dataLimit: UInt64?) throws(SpawnSetupError) {
         self.path = strdup(path)
         argumentCount = argv.count + 1
         arguments = .allocate(capacity: argumentCount)
@@ -46,7 +47,8 @@ final class QueuedSpawn {
         guard error == 0 else { throw SpawnSetupError(errno: error) }
         actionsReady = true
         job.initialize(to: cspawn_job(path: self.path, actions: actions, attributes: attributes, argv: arguments,
-                                      envp: variables, pid: 0, result: 0, next: nil))
+                                      envp: variables, data_limit: dataLimit ?? 0, pid: 0, result: 0, pidfd: -1,
+                                      pidfd_errno: 0, limit_errno: 0, next: nil))
     }
 
     deinit {
@@ -62,15 +64,22 @@ final class QueuedSpawn {
         job.deallocate()
     }
 
-    /// Spawns on the calling thread, blocking until the child has exec'd; fills `job.pid` and `job.result`.
+    /// Spawns on the calling thread, blocking until the child has exec'd, then caps its data and opens its pidfd
+    /// (`cspawn_job_run`, as the sandbox's thread does).
     func spawnHere() {
-        job.pointee.result = posix_spawn(&job.pointee.pid, path, actions, attributes, arguments, variables)
+        cspawn_job_run(job)
     }
 
     /// The child's pid (after the spawn).
     var pid: pid_t { job.pointee.pid }
     /// posix_spawn's result: 0, or an error number (after the spawn).
     var result: Int32 { job.pointee.result }
+    /// The child's pidfd, or -1 with `pidfdErrno` (after a successful spawn). Whoever takes the spawn owns it.
+    var pidfd: Int32 { job.pointee.pidfd }
+    /// Why the pidfd could not be opened.
+    var pidfdErrno: Int32 { job.pointee.pidfd_errno }
+    /// 0, or why the data limit could not be set.
+    var limitErrno: Int32 { job.pointee.limit_errno }
 }
 
 /// Setting up a spawn's attributes or file actions failed with `errno`.

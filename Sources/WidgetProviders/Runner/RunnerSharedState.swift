@@ -18,9 +18,12 @@ final class RunnerSharedState {
     var spawnerPeakBytes: UInt64 = 0
     /// The runs whose spawn is queued on the sandbox, by job.
     private var queued: [UnsafeMutablePointer<cspawn_job>: RunningProcess] = [:]
-    /// The sandbox's eventfd is watched only while spawns are queued, so an idle runner has no source on the loop
-    /// and a sandbox can pass from one runner to the next.
+    /// The sandbox's eventfd is watched while runs are live (queued, spawning or running), so an idle runner has no
+    /// source on the loop and a sandbox can pass from one runner to the next; a busy one does not add and remove
+    /// the watch (two epoll_ctl calls) for every spawn.
     private var finishedWatch: RunnerEventToken?
+    /// Runs launched and not yet finished.
+    private var liveRuns = 0
 
     init(sandbox: ProviderSandbox?, loop: RunnerEventLoop) {
         self.sandbox = sandbox
@@ -58,9 +61,23 @@ final class RunnerSharedState {
         for job in sandbox.takeFinished() {
             queued.removeValue(forKey: job)?.spawned()
         }
-        if queued.isEmpty {
-            finishedWatch?.cancel()
-            finishedWatch = nil
-        }
+        dropIdleWatch()
+    }
+
+    /// A run is launched: it counts as live until `runEnded()`.
+    func runLaunched() {
+        liveRuns += 1
+    }
+
+    /// A run has finished (called once per `runLaunched()`).
+    func runEnded() {
+        liveRuns -= 1
+        dropIdleWatch()
+    }
+
+    private func dropIdleWatch() {
+        guard queued.isEmpty, liveRuns == 0, let watch = finishedWatch else { return }
+        watch.cancel()
+        finishedWatch = nil
     }
 }

@@ -73,6 +73,7 @@ public final class RunningProcess {
 
     func launch() {
         defer { launching = false }
+        shared.runLaunched()
         startTime = MonotonicClock.now()
         let prepared: QueuedSpawn
         switch prepareChild() {
@@ -108,8 +109,7 @@ public final class RunningProcess {
 
     // MARK: - Spawning
 
-    /// The parent's and the child's ends of the three pipes, until the spawn is done.
-    private var requestFD: Int32 = -1
+    /// The child's ends of the three pipes, until the spawn is done.
     private var childEnds: [Int32] = []
     private var queuedSpawn: QueuedSpawn?
     /// The spawn is queued on the sandbox's thread: no pid yet.
@@ -124,7 +124,9 @@ public final class RunningProcess {
         case failure(ProcessFailure)
     }
 
-    /// Creates the pipes and prepares the spawn. On failure nothing is left open, and the failure is returned.
+    /// Creates the pipes, writes the request into stdin's and closes the writing end (so the child finds the whole
+    /// request and then end-of-file, and never waits for this loop), and prepares the spawn. On failure nothing is
+    /// left open, and the failure is returned.
     private func prepareChild() -> Preparation {
         guard let program = spec.argv.first, !program.isEmpty else {
             return .failure(.spawn(errno: EINVAL, message: "no program to run"))
@@ -155,26 +157,29 @@ public final class RunningProcess {
             return .failure(.spawn(errno: number,
                                    message: "the request (\(spec.stdin.count) bytes) does not fit in a pipe"))
         }
+        if let failure = writeRequest(to: input[1]) {
+            closeAll(input + output + errors)
+            return .failure(failure)
+        }
+        close(input[1])
         do {
             let spawn = try QueuedSpawn(path: path, argv: spec.argv, environment: spec.environment,
                                         workingDirectory: spec.workingDirectory,
-                                        stdio: (input[0], output[1], errors[1]))
-            requestFD = input[1]
+                                        stdio: (input[0], output[1], errors[1]), dataLimit: spec.memoryMax)
             childEnds = [input[0], output[1], errors[1]]
             stdoutFD = output[0]
             stderrFD = errors[0]
             return .success(spawn)
         } catch {
-            closeAll(input + output + errors)
+            closeAll([input[0]] + output + errors)
             return .failure(.spawn(errno: error.errno, message: "cannot start \(path)"))
         }
     }
 
     /// A run that fails before its spawn was handed over: nothing was started.
     private func abandonUnspawned(_ failure: ProcessFailure) {
-        closeAll(childEnds + [requestFD])
+        closeAll(childEnds)
         childEnds = []
-        requestFD = -1
         queuedSpawn = nil
         finish(imposing: failure)
     }
@@ -186,10 +191,7 @@ public final class RunningProcess {
         queuedSpawn = nil
         closeAll(childEnds)
         childEnds = []
-        let input = requestFD
-        requestFD = -1
-        let failure = takeOver(spawn, input: input)
-        close(input)
+        let failure = takeOver(spawn)
         let handlers = startedHandlers
         startedHandlers = []
         for handler in handlers { handler(pid) }
@@ -201,29 +203,28 @@ public final class RunningProcess {
         if timedOutWhileSpawning { timeOut() }
     }
 
-    /// Opens the child's pidfd, caps its memory, writes the request and watches its exit; on failure the child (if
-    /// any) is killed and reaped, and the failure returned.
-    private func takeOver(_ spawn: QueuedSpawn, input: Int32) -> ProcessFailure? {
+    /// Takes the child over: its pidfd (opened by the spawning thread, as was its memory cap) and the watch on its
+    /// exit; on failure the child (if any) is killed and reaped, and the failure returned.
+    private func takeOver(_ spawn: QueuedSpawn) -> ProcessFailure? {
         guard spawn.result == 0 else {
             closeOutputs()
             return .spawn(errno: spawn.result, message: "cannot start \(programPath)")
         }
         let childPID = spawn.pid
         pid = childPID
-        pidfd = cspawn_pidfd_open(childPID)
+        pidfd = spawn.pidfd
         if pidfd < 0 {
-            let number = errno
             kill(-childPID, SIGKILL)
             var status: Int32 = 0
             while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
             isReaped = true
             closeOutputs()
-            return .spawn(errno: number, message: "pidfd_open failed")
+            return .spawn(errno: spawn.pidfdErrno, message: "pidfd_open failed")
         }
-        if let memoryMax = spec.memoryMax, cspawn_limit_data(childPID, memoryMax) != 0 {
-            return abandonStartedChild(.spawn(errno: errno, message: "cannot cap the memory of \(programPath)"))
+        if spawn.limitErrno != 0 {
+            return abandonStartedChild(.spawn(errno: spawn.limitErrno,
+                                              message: "cannot cap the memory of \(programPath)"))
         }
-        if let requestFailure = writeRequest(to: input) { return abandonStartedChild(requestFailure) }
         do {
             tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
         } catch {
@@ -232,7 +233,8 @@ public final class RunningProcess {
         return nil
     }
 
-    /// Writes the whole request without blocking: the pipe is empty and was sized for it, so it fits at once.
+    /// Writes the whole request without blocking: the pipe is empty, nobody reads it yet, and it was sized for the
+    /// request, so it fits at once.
     private func writeRequest(to fd: Int32) -> ProcessFailure? {
         guard !spec.stdin.isEmpty else { return nil }
         var written = 0
@@ -244,9 +246,6 @@ public final class RunningProcess {
                 written += result
             } else if result < 0 && errno == EINTR {
                 continue
-            } else if result < 0 && errno == EPIPE {
-                // The child closed its stdin without reading: its choice, and its answer will tell.
-                return nil
             } else {
                 let number = result < 0 ? errno : EAGAIN
                 return .spawn(errno: number, message: "cannot write the request (\(spec.stdin.count) bytes)")
@@ -298,6 +297,12 @@ public final class RunningProcess {
                 return
             } else {
                 closeStream(stream)
+                // End-of-file on a watched stream mostly means the child is gone: if its pidfd says so, take the exit
+                // now rather than one loop iteration per remaining source (the other stream's end, the pidfd).
+                if !untilEmpty, !hasExited, !isFinished, pidfd >= 0, cspawn_pidfd_exited(pidfd) != 0 {
+                    childExited()
+                    return
+                }
                 if hasExited && stdoutFD < 0 && stderrFD < 0 && !launching { finish(imposing: nil) }
                 return
             }
@@ -364,6 +369,7 @@ public final class RunningProcess {
     private func finish(imposing imposed: ProcessFailure?) {
         guard !isFinished else { return }
         isFinished = true
+        defer { shared.runEnded() }
         read(from: .stdout, untilEmpty: true)
         read(from: .stderr, untilEmpty: true)
         for token in tokens { token.cancel() }

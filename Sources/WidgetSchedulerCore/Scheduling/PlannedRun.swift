@@ -22,8 +22,7 @@ public struct PlannedRun: Sendable, Hashable {
         guard run.reason.isBudgeted else { return PlannedRun(reason: run.reason, at: now.monotonic, because: nil) }
         var at = due
         var because: DeferralReason?
-        // isEmpty first: hashing the kind for an empty set showed in the profile of a 10 000-widget reload.
-        if settings.developerKinds.isEmpty || !settings.developerKinds.contains(widget.kind) {
+        if settings.bindsFloorAndBudget(ofKind: widget.kind) {
             if let last = widget.lastRunStart, last + settings.minimumInterval > at {
                 at = last + settings.minimumInterval
                 because = .floor

@@ -279,7 +279,7 @@ public struct Scheduler: Sendable {
 
     private mutating func start(_ id: String, at now: Instant, into actions: inout [SchedulerAction]) {
         guard var schedule = widgets[id], let pending = schedule.pending else { return }
-        if pending.reason.isBudgeted && !settings.developerKinds.contains(schedule.kind) {
+        if pending.reason.isBudgeted && settings.bindsFloorAndBudget(ofKind: schedule.kind) {
             schedule.budget.spend(at: now.monotonic, settings: settings)
         }
         schedule.lastRunStart = now.monotonic

@@ -61,6 +61,10 @@ public final class ControlServer: ControlConnectionDelegate {
     private let logger: Logger
     /// One receive buffer for all connections: reads happen one at a time on the loop's thread.
     private var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Connections with output queued from outside their own dispatch (stream replies, pending calls' replies),
+    /// written at the end of the loop iteration: the events of one iteration go out in one send per connection.
+    private var queuedService: Set<Int> = []
+    private var serviceHook: IterationHook?
 
     /// A server that answers calls through `handler` (held weakly, so the daemon may own the server and be the
     /// handler). Nothing listens until `listen(path:)` or `adopt(listeningSocket:)`. Refused connections and running
@@ -74,6 +78,7 @@ public final class ControlServer: ControlConnectionDelegate {
         self.configuration = configuration
         self.router = ControlRouter(info: configuration.info)
         self.logger = logger
+        serviceHook = loop.addIterationHook { [unowned self] in serviceQueued() }
     }
 
     deinit {
@@ -163,6 +168,9 @@ public final class ControlServer: ControlConnectionDelegate {
     /// Stops listening and closes every connection; open streams first get their final empty reply (best effort,
     /// without blocking). Pending calls see `onClose`. Safe to call twice.
     public func stop() {
+        serviceHook?.cancel()
+        serviceHook = nil
+        queuedService.removeAll()
         listenSource?.cancel()
         listenSource = nil
         retryTimer?.cancel()
@@ -275,7 +283,14 @@ public final class ControlServer: ControlConnectionDelegate {
     }
 
     func connectionNeedsService(_ connection: ControlConnection) {
-        service(connection.id)
+        queuedService.insert(connection.id)
+    }
+
+    private func serviceQueued() {
+        guard !queuedService.isEmpty else { return }
+        let ids = queuedService
+        queuedService.removeAll(keepingCapacity: true)
+        for id in ids { service(id) }
     }
 
     /// Writes what can be written, then closes the connection or updates what the loop waits for.

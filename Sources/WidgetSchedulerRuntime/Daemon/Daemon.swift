@@ -52,10 +52,10 @@ public final class Daemon {
     private var stopping = false
     /// Writes the state once nothing of normal priority is pending (see `endOfTurn`).
     private var idleFlush: EventSource!
-    /// When the oldest change not yet written was seen, on the monotonic clock.
-    private var unwrittenSince: Double?
-    /// How long changes may wait for an idle moment before a turn writes them anyway.
-    private static let maximumWriteDelay = 0.05
+    /// Wakes the loop when the pacer allows the next write (see `endOfTurn`); off while no write waits.
+    private var writeTimer: EventSource!
+    /// When the turns' changes are written.
+    private var writePacer = WritePacer()
 
     /// The test-only fault switches, on when WIDGET_SCHEDULER_TEST_FAULTS=1: SIGUSR1 wedges the loop (to prove
     /// the watchdog), SIGUSR2 reads a wall-clock offset in seconds from `<runtime-dir>/test-clock-offset`.
@@ -189,7 +189,10 @@ public final class Daemon {
         try idleFlush.setPriority(EventSource.idlePriority)
         try idleFlush.setEnabled(.off)
         sources.append(idleFlush)
-        sources.append(try loop.addPost { [unowned self] in endOfTurn() })
+        // Its dispatch is the point: the turn it makes ends in `endOfTurn`, which writes.
+        writeTimer = try loop.addTimer(clock: .boottime, at: 0, accuracy: 1) {}
+        try writeTimer.setEnabled(.off)
+        sources.append(writeTimer)
         if testFaults {
             sources.append(try loop.addSignal(SIGUSR1) { [unowned self] _ in wedge() })
             sources.append(try loop.addSignal(SIGUSR2) { [unowned self] _ in readTestClockOffset() })
@@ -201,28 +204,29 @@ public final class Daemon {
         let listening = activated.isEmpty ? socketPath : "the socket systemd passed"
         logger.notice("started: \(status); listening on \(listening)",
                       metadata: [JournalField.messageID: JournalMessageID.started.metadataValue])
+        let turnEnd = loop.addIterationHook { [unowned self] in endOfTurn() }
+        defer { turnEnd.cancel() }
         return try loop.run()
     }
 
     /// After every loop turn: have the changes written, and keep STATUS= current (at most once a second, so a burst
     /// of events costs one status computation).
     ///
-    /// The write waits for a moment when no event of normal priority is pending (an idle-priority defer source), so
-    /// a provider's exit is never handled after another run's commit, and turns that come back to back share one
-    /// commit; after `maximumWriteDelay` a turn writes anyway. Nothing a client was told waits: replies that
-    /// change state flush before they are sent, and a run's spent token is journaled before its spawn.
+    /// `WritePacer` decides when: at an idle moment (an idle-priority defer source, so a provider's exit is never
+    /// handled after another run's commit), and while changes keep coming, at most once per its interval, so a burst
+    /// of runs shares one commit. Nothing a client was told waits: replies that change state flush before they are
+    /// sent, and a run's spent token is journaled before its spawn.
     private func endOfTurn() {
         let now = clock.now()
-        if service.hasUnwrittenChanges {
-            let since = unwrittenSince ?? now.monotonic
-            unwrittenSince = since
-            if now.monotonic - since >= Self.maximumWriteDelay {
-                flushState()
-            } else if idleFlush.enablement == .off {
-                try? idleFlush.setEnabled(.oneShot)
-            }
-        } else {
-            unwrittenSince = nil
+        switch writePacer.endOfTurn(at: now.monotonic, hasUnwrittenChanges: service.hasUnwrittenChanges) {
+        case .nothing:
+            break
+        case .write:
+            flushState()
+        case .writeWhenIdle:
+            if idleFlush.enablement == .off { try? idleFlush.setEnabled(.oneShot) }
+        case .wait(let until):
+            if writeTimer.enablement == .off { try? writeTimer.schedule(at: UInt64(max(0, until) * 1_000_000)) }
         }
         guard service.revision != lastStatusRevision, now.monotonic - lastStatusTime >= 1 || stopping else { return }
         lastStatusRevision = service.revision
@@ -236,7 +240,7 @@ public final class Daemon {
 
     private func flushState() {
         service.flush()
-        if !service.hasUnwrittenChanges { unwrittenSince = nil }
+        writePacer.wrote(at: clock.now().monotonic, remaining: service.hasUnwrittenChanges)
     }
 
     /// SIGHUP / `systemctl reload`: re-read the configuration and the manifests; state is kept.

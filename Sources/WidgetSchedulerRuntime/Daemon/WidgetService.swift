@@ -301,10 +301,15 @@ public final class WidgetService {
 
     /// A spent token and the run's start must survive a kill -9 before the provider runs: a restart would otherwise
     /// refund the token and run the widget again inside the floor. The store records the starting widgets'
-    /// schedules (one write, no commit); if it cannot, the whole batch is committed instead.
+    /// schedules (one write, no commit); if it cannot, the whole batch is committed instead. A kind in developer mode
+    /// has neither floor nor budget to protect: its run starts are written with the turn's changes.
     private func recordSpends(of ids: [String]) {
+        let bound = ids.compactMap { id in
+            widgets[id].flatMap { scheduler.settings.bindsFloorAndBudget(ofKind: $0.kind) ? batch.schedules[id] : nil }
+        }
+        guard !bound.isEmpty else { return }
         do {
-            try store.recordRunStarts(ids.compactMap { batch.schedules[$0] })
+            try store.recordRunStarts(bound)
         } catch {
             logger.error("cannot record the runs' spent tokens (\(error)); committing the state before they start")
             flush()
@@ -347,14 +352,16 @@ public final class WidgetService {
 
     private func logStart(_ run: LaunchedRun, pid: Int32) {
         let now = clock.now()
-        let developer = scheduler.settings.developerKinds.contains(run.kind) && run.reason.isBudgeted
+        let developer = !scheduler.settings.bindsFloorAndBudget(ofKind: run.kind) && run.reason.isBudgeted
         let note = developer ? "; developer mode: budget and floor lifted" : ""
-        logger.info("\(run.id): running \(run.kind) provider (\(run.reason.rawValue))\(note)",
-                    metadata: metadata(run.id, [
-                        JournalField.messageID: JournalMessageID.runStarted.metadataValue,
-                        JournalField.reloadReason: "\(run.reason.rawValue)",
-                        JournalField.providerPID: "\(pid)",
-                        JournalField.tokens: "\(Self.twoDecimals(scheduler.tokens(of: run.id, at: now) ?? 0))"]))
+        var fields: Logger.Metadata = [:]
+        fields.reserveCapacity(6)
+        fields[JournalField.messageID] = JournalMessageID.runStarted.metadataValue
+        fields[JournalField.reloadReason] = .string(run.reason.rawValue)
+        fields[JournalField.providerPID] = .string(String(pid))
+        fields[JournalField.tokens] = .string(Self.twoDecimals(scheduler.tokens(of: run.id, at: now) ?? 0))
+        addWidgetFields(run.id, to: &fields)
+        logger.info("\(run.id): running \(run.kind) provider (\(run.reason.rawValue))\(note)", metadata: fields)
     }
 
     private func finishRun(_ id: String, reason: RunReason, result: ProviderRunResult, stats: ProviderRunStats,
@@ -433,13 +440,17 @@ public final class WidgetService {
     // MARK: - Logging
 
     func metadata(_ id: String, _ extra: Logger.Metadata = [:]) -> Logger.Metadata {
-        // `extra` wins over the widget's own fields.
         var fields = extra
-        if fields[JournalField.widgetID] == nil { fields[JournalField.widgetID] = "\(id)" }
-        if fields[JournalField.widgetKind] == nil, let kind = widgets[id]?.kind {
-            fields[JournalField.widgetKind] = "\(kind)"
-        }
+        addWidgetFields(id, to: &fields)
         return fields
+    }
+
+    /// Adds the widget's id and kind to `fields`; fields already there win.
+    func addWidgetFields(_ id: String, to fields: inout Logger.Metadata) {
+        if fields[JournalField.widgetID] == nil { fields[JournalField.widgetID] = .string(id) }
+        if fields[JournalField.widgetKind] == nil, let kind = widgets[id]?.kind {
+            fields[JournalField.widgetKind] = .string(kind)
+        }
     }
 
     private func logDecision(_ decided: RequestDecision, at now: Instant) {
@@ -476,27 +487,29 @@ public final class WidgetService {
 
     private func logRun(_ id: String, reason: RunReason, outcome: RunOutcome, result: ProviderRunResult,
                         stats: ProviderRunStats, at now: Instant) {
-        var fields: Logger.Metadata = [
-            JournalField.reloadReason: "\(reason.rawValue)",
-            JournalField.providerPID: "\(stats.pid)",
-            JournalField.durationUsec: "\(Int(stats.duration * 1_000_000))",
-        ]
-        if let status = stats.exitStatus { fields[JournalField.exitStatus] = "\(status)" }
-        let stderr = result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+        var fields: Logger.Metadata = [:]
+        fields.reserveCapacity(9)
+        fields[JournalField.reloadReason] = .string(reason.rawValue)
+        fields[JournalField.providerPID] = .string(String(stats.pid))
+        fields[JournalField.durationUsec] = .string(String(Int(stats.duration * 1_000_000)))
+        if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(String(status)) }
+        let stderr = result.stderrTail.isEmpty ? "" : result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         switch outcome {
         case .success(let timeline):
             fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
-            fields[JournalField.policy] = "\(timeline.policy.name)"
+            fields[JournalField.policy] = .string(timeline.policy.name)
+            addWidgetFields(id, to: &fields)
             var text = "\(id): \(widgets[id]?.kind ?? "") provider answered \(timeline.entries.count) entries, "
                 + "policy \(Self.describe(timeline.policy))"
             if !stderr.isEmpty { text += "; stderr: \(stderr.suffix(400))" }
-            logger.info("\(text)", metadata: metadata(id, fields))
+            logger.info("\(text)", metadata: fields)
         case .failure(let reason, let detail):
             fields[JournalField.messageID] = JournalMessageID.runFailed.metadataValue
-            fields[JournalField.failureReason] = "\(reason)"
+            fields[JournalField.failureReason] = .string(reason)
+            addWidgetFields(id, to: &fields)
             var text = "\(id): \(widgets[id]?.kind ?? "") provider failed (\(reason)): \(detail)"
             if !stderr.isEmpty { text += "; stderr: \(stderr.suffix(400))" }
-            logger.warning("\(text)", metadata: metadata(id, fields))
+            logger.warning("\(text)", metadata: fields)
         }
     }
 
