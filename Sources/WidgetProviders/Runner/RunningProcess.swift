@@ -84,9 +84,8 @@ public final class RunningProcess {
             prepared = spawn
         }
         do {
-            stdoutToken = try loop.watchReadable(fd: stdoutFD) { [self] in read(from: .stdout, untilEmpty: false) }
-            stderrToken = try loop.watchReadable(fd: stderrFD) { [self] in read(from: .stderr, untilEmpty: false) }
-            tokens.append(try loop.schedule(after: spec.timeout) { [self] in timeOut() })
+            let delay = min(Self.streamWatchDelay, spec.timeout)
+            tokens.append(try loop.schedule(after: delay) { [self] in streamWatchDue(after: delay) })
         } catch {
             abandonUnspawned(.spawn(errno: EIO, message: "cannot watch the child: \(error)"))
             return
@@ -105,6 +104,51 @@ public final class RunningProcess {
         }
         prepared.spawnHere()
         spawned()
+    }
+
+    /// How long a run goes before its stdout and stderr are watched. A quick provider's output fits in the pipes
+    /// (64 KiB each) and is read at its exit, so its run costs no stream watches and no wake-up for its output; a
+    /// longer or louder one is read as it writes from then on (it may wait that long on a full pipe, no more).
+    static let streamWatchDelay = 0.025
+
+    /// The stream watch is due: watch stdout and stderr, and time the rest of the run out.
+    private func streamWatchDue(after delay: Double) {
+        guard !isFinished else { return }
+        if let failure = watchStreams() {
+            // A child still being spawned is killed the moment it exists; its run ends as killed.
+            if spawning {
+                cancel()
+            } else {
+                killedByRunner = true
+                finish(imposing: failure)
+            }
+            return
+        }
+        let remaining = spec.timeout - delay
+        guard remaining > 0 else {
+            timeOut()
+            return
+        }
+        do {
+            tokens.append(try loop.schedule(after: remaining) { [self] in timeOut() })
+        } catch {
+            timeOut()
+        }
+    }
+
+    /// Watches the streams still open and not yet watched; the failure if the loop refuses.
+    private func watchStreams() -> ProcessFailure? {
+        do {
+            if stdoutFD >= 0, stdoutToken == nil {
+                stdoutToken = try loop.watchReadable(fd: stdoutFD) { [self] in read(from: .stdout, untilEmpty: false) }
+            }
+            if stderrFD >= 0, stderrToken == nil {
+                stderrToken = try loop.watchReadable(fd: stderrFD) { [self] in read(from: .stderr, untilEmpty: false) }
+            }
+            return nil
+        } catch {
+            return .spawn(errno: EIO, message: "cannot watch the child: \(error)")
+        }
     }
 
     // MARK: - Spawning
@@ -338,6 +382,11 @@ public final class RunningProcess {
         read(from: .stderr, untilEmpty: true)
         guard !isFinished else { return }
         if stdoutFD < 0 && stderrFD < 0 {
+            finish(imposing: nil)
+            return
+        }
+        // Something the child started holds a stream open: read what it writes while the drain lasts.
+        if watchStreams() != nil {
             finish(imposing: nil)
             return
         }

@@ -186,6 +186,7 @@ extension WidgetService {
         guard widgets[id] != nil else { throw .unknownWidget(id) }
         running.removeValue(forKey: id)?.terminate()
         freshTimelines[id] = nil
+        unwrittenSchedules.remove(id)
         logger.info("\(id): removed", metadata: metadata(id))
         widgets[id] = nil
         batch.deleteWidget(id: id)

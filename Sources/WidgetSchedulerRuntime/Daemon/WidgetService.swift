@@ -47,9 +47,12 @@ public final class WidgetService {
     var widgets = DenseTable<ManagedWidget>()
     var running: [String: ProviderRunHandle] = [:]
     var batch = StateBatch()
-    /// Timelines received since the last successful `flush()`, with their contents: the store has them only once
-    /// the batch is written. Older timelines' contents are read from the store when needed.
-    var freshTimelines: [String: Timeline] = [:]
+    /// Timelines received since the last successful `flush()`, with their contents and arrival: the store has them
+    /// only once they are written. Older timelines' contents are read from the store when needed.
+    var freshTimelines: [String: (timeline: Timeline, receivedAt: Date)] = [:]
+    /// Widgets whose scheduler state changed since the last successful `flush()`. Their records are encoded when
+    /// written, once per write, not once per change: a busy widget changes state twice per run.
+    var unwrittenSchedules: Set<String> = []
     var watchers: [Int: Watcher] = [:]
     var nextWatcherID = 0
     var nextRequestID = 0
@@ -146,7 +149,7 @@ public final class WidgetService {
 
     /// The widget's newest timeline with its contents: this turn's if not yet written, else the store's.
     func fullTimeline(of id: String) -> Timeline? {
-        if let fresh = freshTimelines[id] { return fresh }
+        if let fresh = freshTimelines[id] { return fresh.timeline }
         do {
             guard let record = try store.timeline(widgetID: id) else { return nil }
             return try decoder.decode(Timeline.self, from: Data(record.timeline.utf8))
@@ -157,17 +160,27 @@ public final class WidgetService {
     }
 
     /// Whether changes are waiting for `flush()`.
-    public var hasUnwrittenChanges: Bool { !batch.isEmpty }
+    public var hasUnwrittenChanges: Bool { !batch.isEmpty || !unwrittenSchedules.isEmpty || !freshTimelines.isEmpty }
 
-    /// Writes this loop turn's changes in one transaction, with the clock stamp used to restore after a restart.
+    /// Writes the changes since the last write in one transaction, with the clock stamp used to restore after a
+    /// restart.
     public func flush() {
-        guard !batch.isEmpty else { return }
+        guard hasUnwrittenChanges else { return }
         let now = clock.now()
+        for id in unwrittenSchedules {
+            if let record = scheduleRecord(id, at: now) { batch.upsertSchedule(record) }
+        }
+        for (id, fresh) in freshTimelines where widgets[id] != nil {
+            batch.upsertTimeline(TimelineRecord(widgetID: id, timeline: fresh.timeline.storedJSON(),
+                                                receivedAt: fresh.receivedAt, currentEntryIndex: nil,
+                                                outline: TimelineOutline(fresh.timeline).compactEncoded()))
+        }
         batch.setMeta("clock", "\(bootID) \(now.monotonic) \(now.wall.timeIntervalSince1970)")
         batch.setMeta("nextWidgetNumber", String(nextWidgetNumber))
         do {
             try store.apply(batch)
             batch = StateBatch()
+            unwrittenSchedules.removeAll(keepingCapacity: true)
             freshTimelines.removeAll(keepingCapacity: true)
         } catch {
             // Keep the batch: the next turn retries it with its own changes merged in; nothing is lost while the
@@ -182,14 +195,19 @@ public final class WidgetService {
         return (String(parts[0]), Instant(monotonic: monotonic, wall: Date(timeIntervalSince1970: wall)))
     }
 
-    func persist(_ id: String, at now: Instant) {
-        guard let widget = widgets[id], var schedule = scheduler.widgets[id] else { return }
+    /// Marks the widget's scheduler state to be written by the next `flush()`.
+    func persist(_ id: String) {
+        unwrittenSchedules.insert(id)
+    }
+
+    /// The widget's scheduler state as stored, at `now`; nil once the widget is gone.
+    func scheduleRecord(_ id: String, at now: Instant) -> WidgetScheduleRecord? {
+        guard let widget = widgets[id], var schedule = scheduler.widgets[id] else { return nil }
         schedule.timeline = nil
         let data = PersistedWidgetState(schedule: schedule, lastRun: widget.lastRun,
                                         currentContent: widget.currentContent).encoded()
         let next = scheduler.plannedRun(for: id, at: now).map { now.wall(atMonotonic: $0.at) }
-        batch.upsertSchedule(WidgetScheduleRecord(widgetID: id, state: data, nextDue: next,
-                                                  quarantined: schedule.quarantined))
+        return WidgetScheduleRecord(widgetID: id, state: data, nextDue: next, quarantined: schedule.quarantined)
     }
 
     // MARK: - Driving the scheduler
@@ -234,24 +252,22 @@ public final class WidgetService {
     /// the actions' order. A spawn thus follows a provider's exit after only the work that decides it.
     private func perform(_ actions: [SchedulerAction], at now: Instant, prelude: (() -> Void)?) {
         decisions.reserveCapacity(decisions.count + actions.count)
-        var changed: Set<String> = []
         var starts: [(String, RunReason)] = []
         for action in actions {
             switch action {
             case .startRun(let id, let reason):
                 starts.append((id, reason))
-                changed.insert(id)
+                persist(id)
                 widgets[id]?.lastRun = PersistedWidgetState.LastRun(startedAt: now.wall, reason: reason, outcome: nil)
             case .entryChanged(let id, let entry):
                 widgets[id]?.currentContent = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
             case .stateChanged(let id):
-                changed.insert(id)
+                persist(id)
             case .decided, .backedOff, .quarantined, .budgetExhausted, .wallClockJumped:
                 break
             }
         }
-        for id in changed { persist(id, at: now) }
-        if !starts.isEmpty { recordSpends(of: starts.map(\.0)) }
+        if !starts.isEmpty { recordSpends(of: starts.map(\.0), at: now) }
         let launched = starts.compactMap { id, reason in launchRun(id, reason: reason, at: now) }
         prelude?()
         for action in actions {
@@ -303,9 +319,10 @@ public final class WidgetService {
     /// refund the token and run the widget again inside the floor. The store records the starting widgets'
     /// schedules (one write, no commit); if it cannot, the whole batch is committed instead. A kind in developer mode
     /// has neither floor nor budget to protect: its run starts are written with the turn's changes.
-    private func recordSpends(of ids: [String]) {
-        let bound = ids.compactMap { id in
-            widgets[id].flatMap { scheduler.settings.bindsFloorAndBudget(ofKind: $0.kind) ? batch.schedules[id] : nil }
+    private func recordSpends(of ids: [String], at now: Instant) {
+        let bound = ids.compactMap { id -> WidgetScheduleRecord? in
+            guard let kind = widgets[id]?.kind, scheduler.settings.bindsFloorAndBudget(ofKind: kind) else { return nil }
+            return scheduleRecord(id, at: now)
         }
         guard !bound.isEmpty else { return }
         do {
@@ -375,10 +392,7 @@ public final class WidgetService {
         case .success(.timeline(let timeline), _):
             outcome = .success(timeline)
             outcomeName = "success"
-            freshTimelines[id] = timeline
-            batch.upsertTimeline(TimelineRecord(widgetID: id, timeline: timeline.storedJSON(),
-                                                receivedAt: now.wall, currentEntryIndex: nil,
-                                                outline: TimelineOutline(timeline).compactEncoded()))
+            freshTimelines[id] = (timeline, now.wall)
         case .success:
             outcome = .failure(reason: "invalid", detail: "the provider did not answer with a timeline")
             outcomeName = "invalid"
