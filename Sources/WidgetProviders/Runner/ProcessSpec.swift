@@ -31,6 +31,10 @@ public struct ProcessSpec: Sendable, Equatable {
     /// Once the child has exited, how long to wait for stdout and stderr to reach end-of-file (a grandchild may hold
     /// them open) before killing the group and finishing.
     public var drainAfterExit: Double
+    /// How long the run goes before stdout and stderr are watched. A quick child's output fits in the pipes (64 KiB
+    /// each) and is read at its exit, so its run needs no stream watches and no wake-up for its output; a longer or
+    /// louder one is read as it writes from then on, and waits at most this long on a full pipe.
+    public var streamWatchDelay: Double
 
     /// Creates a spec; the defaults are the protocol's limits.
     public init(
@@ -43,7 +47,8 @@ public struct ProcessSpec: Sendable, Equatable {
         memoryMax: UInt64? = 128 << 20,
         stdoutLimit: Int = 1 << 20,
         stderrTailSize: Int = 4096,
-        drainAfterExit: Double = 0.1
+        drainAfterExit: Double = 0.1,
+        streamWatchDelay: Double = 0.025
     ) {
         self.argv = argv
         self.environment = environment
@@ -55,5 +60,6 @@ public struct ProcessSpec: Sendable, Equatable {
         self.stdoutLimit = stdoutLimit
         self.stderrTailSize = stderrTailSize
         self.drainAfterExit = drainAfterExit
+        self.streamWatchDelay = streamWatchDelay
     }
 }

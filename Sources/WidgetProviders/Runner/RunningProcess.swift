@@ -84,7 +84,7 @@ public final class RunningProcess {
             prepared = spawn
         }
         do {
-            let delay = min(Self.streamWatchDelay, spec.timeout)
+            let delay = min(max(0, spec.streamWatchDelay), spec.timeout)
             tokens.append(try loop.schedule(after: delay) { [self] in streamWatchDue(after: delay) })
         } catch {
             abandonUnspawned(.spawn(errno: EIO, message: "cannot watch the child: \(error)"))
@@ -106,12 +106,7 @@ public final class RunningProcess {
         spawned()
     }
 
-    /// How long a run goes before its stdout and stderr are watched. A quick provider's output fits in the pipes
-    /// (64 KiB each) and is read at its exit, so its run costs no stream watches and no wake-up for its output; a
-    /// longer or louder one is read as it writes from then on (it may wait that long on a full pipe, no more).
-    static let streamWatchDelay = 0.025
-
-    /// The stream watch is due: watch stdout and stderr, and time the rest of the run out.
+    /// The stream watch is due (`ProcessSpec.streamWatchDelay`): watch stdout and stderr, and time the rest out.
     private func streamWatchDue(after delay: Double) {
         guard !isFinished else { return }
         if let failure = watchStreams() {
