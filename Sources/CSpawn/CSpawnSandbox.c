@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -62,6 +63,8 @@ struct cspawn_sandbox {
     cspawn_job *queued_head, *queued_tail;
     cspawn_job *finished_head, *finished_tail;
     int event_fd;
+    // Whether event_fd was written since it was last read.
+    int event_counted;
 };
 
 static void append_job(cspawn_job **head, cspawn_job **tail, cspawn_job *job) {
@@ -127,6 +130,30 @@ void cspawn_job_run(cspawn_job *job) {
     if (job->pidfd < 0) job->pidfd_errno = errno;
 }
 
+int cspawn_job_watch_exit(cspawn_job *job) {
+    job->poller_errno = 0;
+    if (job->result != 0 || job->pidfd < 0 || job->exit_poller < 0) return -1;
+    struct epoll_event event = {.events = EPOLLIN | EPOLLONESHOT, .data.u64 = job->tag};
+    if (epoll_ctl(job->exit_poller, EPOLL_CTL_ADD, job->pidfd, &event) != 0) {
+        job->poller_errno = errno;
+        return -1;
+    }
+    return 0;
+}
+
+int cspawn_exit_poller_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int cspawn_exit_poller_take(int poller, uint64_t *tags, int capacity) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count;
+    do {
+        count = epoll_wait(poller, events, capacity, 0);
+    } while (count < 0 && errno == EINTR);
+    for (int index = 0; index < count; index++) tags[index] = events[index].data.u64;
+    return count;
+}
+
 static void *sandbox_main(void *argument) {
     struct cspawn_sandbox *sandbox = argument;
     const char *step = NULL;
@@ -153,9 +180,15 @@ static void *sandbox_main(void *argument) {
         pthread_mutex_unlock(&sandbox->mutex);
         cspawn_job_run(job);
         pthread_mutex_lock(&sandbox->mutex);
+        // Added to the poller under the lock: the caller, woken by the child's exit, takes the finished list under
+        // it too, and so always finds this job there. A job the poller will not report needs the eventfd.
+        int reported = cspawn_job_watch_exit(job) == 0 && job->limit_errno == 0;
         append_job(&sandbox->finished_head, &sandbox->finished_tail, job);
-        uint64_t one = 1;
-        while (write(sandbox->event_fd, &one, sizeof one) < 0 && errno == EINTR) {}
+        if (!reported) {
+            sandbox->event_counted = 1;
+            uint64_t one = 1;
+            while (write(sandbox->event_fd, &one, sizeof one) < 0 && errno == EINTR) {}
+        }
     }
     pthread_mutex_unlock(&sandbox->mutex);
     return NULL;
@@ -231,9 +264,12 @@ void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job) {
 int cspawn_sandbox_event_fd(const cspawn_sandbox *sandbox) { return sandbox->event_fd; }
 
 cspawn_job *cspawn_sandbox_take_finished(cspawn_sandbox *sandbox) {
-    uint64_t count;
-    while (read(sandbox->event_fd, &count, sizeof count) < 0 && errno == EINTR) {}
     pthread_mutex_lock(&sandbox->mutex);
+    if (sandbox->event_counted) {
+        uint64_t count;
+        while (read(sandbox->event_fd, &count, sizeof count) < 0 && errno == EINTR) {}
+        sandbox->event_counted = 0;
+    }
     cspawn_job *finished = sandbox->finished_head;
     sandbox->finished_head = sandbox->finished_tail = NULL;
     pthread_mutex_unlock(&sandbox->mutex);

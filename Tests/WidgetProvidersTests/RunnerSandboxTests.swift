@@ -120,6 +120,31 @@ struct RunnerSandboxTests {
         #expect(String(decoding: result.stdout, as: UTF8.self) == "\(result.pid)\n")
     }
 
+    @Test func aQuietSandboxedRunEndsAtItsExitWithNoStreamWatchOrSpawnWakeUp() throws {
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        // No stream watch before 20 s: only the exit poller can end this run quickly.
+        let spec = ProcessSpec(argv: ["sh", "-c", "cat; echo bye >&2"], stdin: Array("hello\n".utf8),
+                               timeout: 30, streamWatchDelay: 20)
+        let result = RunnerHarness.run([spec], sandbox: sandbox)[0]
+        #expect(result.failure == nil)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "hello\n")
+        #expect(result.stderrTail == "bye\n")
+        #expect(result.duration < 10)
+    }
+
+    @Test func aSandboxedSpawnThatFailsEndsItsRunAtOnce() throws {
+        let root = try RunnerHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        let program = root.appendingPathComponent("not-executable").path
+        #expect(FileManager.default.createFile(atPath: program, contents: Data("#!/bin/sh\n".utf8)))
+        // A failed spawn has no child for the exit poller to report: the sandbox's eventfd must tell.
+        let result = RunnerHarness.run([ProcessSpec(argv: [program], timeout: 30, streamWatchDelay: 20)],
+                                       sandbox: sandbox)[0]
+        #expect(result.failure?.reason == "spawn")
+        #expect(result.duration < 10)
+    }
+
     @Test func aRunCancelledWhileItsSpawnIsQueuedHasItsChildKilledOnceItExists() throws {
         let root = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -50,6 +50,12 @@ typedef struct cspawn_job {
     int pidfd_errno;
     /// 0, or the errno of setting `data_limit`.
     int limit_errno;
+    /// An epoll set (`cspawn_exit_poller_create`) the child's pidfd is added to, one-shot with `tag` as its data,
+    /// by `cspawn_job_watch_exit`; -1 for none.
+    int exit_poller;
+    uint64_t tag;
+    /// 0, or the errno of adding the pidfd to `exit_poller`.
+    int poller_errno;
     struct cspawn_job *next;
 } cspawn_job;
 
@@ -57,14 +63,26 @@ typedef struct cspawn_job {
 /// then the pidfd, so the child runs uncapped only for the moment between its exec and the prlimit call.
 void cspawn_job_run(cspawn_job *job);
 
+/// Adds a spawned job's pidfd to its exit poller (EPOLLIN, one-shot, `tag` as data). Returns 0, or -1 when the job
+/// has no child, no pidfd or no poller, or the add failed (`poller_errno`).
+int cspawn_job_watch_exit(cspawn_job *job);
+
+/// A close-on-exec epoll set for children's pidfds, or -1 with errno.
+int cspawn_exit_poller_create(void);
+
+/// The tags of up to `capacity` children whose exit the poller reports, without waiting: their count, or -1.
+int cspawn_exit_poller_take(int poller, uint64_t *tags, int capacity);
+
 /// Queues `job` for the sandbox's thread and returns at once: the caller's thread never waits for a child's exec.
-/// Jobs are spawned in the order they were queued; each finished one is counted on `cspawn_sandbox_event_fd`.
+/// Jobs are spawned in the order they were queued. A finished job whose child's exit its poller will report is
+/// added to that poller and to the finished list in one critical section, so whoever sees the exit finds the job;
+/// any other finished job (a failed spawn, no poller) is also counted on `cspawn_sandbox_event_fd`.
 void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job);
 
-/// A non-blocking eventfd that is readable while finished jobs wait to be taken.
+/// A non-blocking eventfd that is readable while finished jobs that no exit poller reports wait to be taken.
 int cspawn_sandbox_event_fd(const cspawn_sandbox *sandbox);
 
-/// The finished jobs, oldest first, linked through `next` (NULL if none); resets the eventfd.
+/// The finished jobs, oldest first, linked through `next` (NULL if none); resets the eventfd if it was counted.
 cspawn_job *cspawn_sandbox_take_finished(cspawn_sandbox *sandbox);
 
 /// Ends the sandbox's thread and frees it. Children already started and taken are not affected; queued jobs never

@@ -5,8 +5,14 @@ import Glibc
 #endif
 
 /// State shared by the runs of one runner (they all run on its loop's thread): scratch space for reading pipes, the
-/// runner process's last known peak RSS, and the spawns queued on the sandbox. Each run keeps it alive, so a run
-/// outliving its runner still reads into valid memory and still learns of its spawn.
+/// runner process's last known peak RSS, the spawns queued on the sandbox, and the exit poller. Each run keeps it
+/// alive, so a run outliving its runner still reads into valid memory and still learns of its spawn and exit.
+///
+/// The exit poller is an epoll set of the live children's pidfds (each one-shot, tagged with its run), watched on the
+/// loop as one descriptor. The spawning thread adds a child's pidfd to it, so a spawn needs no wake-up of its own:
+/// the loop takes finished spawns over when a child exits, when a run's stream watch is due, or when anything asks
+/// about a run still spawning; only a spawn the poller cannot report (a failed one) is counted on the sandbox's
+/// eventfd. With no poller (epoll_create1 failed), each child's pidfd is watched on the loop and every spawn counted.
 final class RunnerSharedState {
     /// Where children are spawned from when they are sandboxed; nil spawns them from the loop's thread.
     let sandbox: ProviderSandbox?
@@ -16,31 +22,89 @@ final class RunnerSharedState {
     let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
     /// The runner process's peak RSS in bytes when last read (it never decreases).
     var spawnerPeakBytes: UInt64 = 0
+    /// The epoll set of the live children's pidfds, or -1.
+    let exitPoller = cspawn_exit_poller_create()
     /// The runs whose spawn is queued on the sandbox, by job.
     private var queued: [UnsafeMutablePointer<cspawn_job>: RunningProcess] = [:]
-    /// The sandbox's eventfd is watched while runs are live (queued, spawning or running), so an idle runner has no
-    /// source on the loop and a sandbox can pass from one runner to the next; a busy one does not add and remove
-    /// the watch (two epoll_ctl calls) for every spawn.
+    /// Runs launched and not yet finished, by tag.
+    private var live: [UInt64: RunningProcess] = [:]
+    private var lastTag: UInt64 = 0
+    /// The sandbox's eventfd and the exit poller are watched while runs are live, so an idle runner has no source on
+    /// the loop and a sandbox can pass from one runner to the next; a busy one does not add and remove the watches
+    /// for every run.
     private var finishedWatch: RunnerEventToken?
-    /// Runs launched and not yet finished.
-    private var liveRuns = 0
+    private var exitWatch: RunnerEventToken?
+
+    /// Programs and file actions built for earlier spawns, reused while they fit (see `SpawnFileActions`).
+    private var programs: [SpawnProgram.Key: SpawnProgram] = [:]
+    private var fileActions: [SpawnFileActions.Key: SpawnFileActions] = [:]
+    private var attributes: SpawnAttributes?
+    /// Entries a cache holds before it starts over: more than the runs in flight need.
+    private static let cacheLimit = 64
 
     init(sandbox: ProviderSandbox?, loop: RunnerEventLoop) {
         self.sandbox = sandbox
         self.loop = loop
     }
 
+    /// The spawn of `program` with `stdio` as descriptors 0–2 in `workingDirectory`, from the caches.
+    func spawn(of program: SpawnProgram.Key, stdio: (Int32, Int32, Int32), workingDirectory: String?,
+               dataLimit: UInt64?, tag: UInt64) throws(SpawnSetupError) -> QueuedSpawn {
+        let attributes: SpawnAttributes
+        if let built = self.attributes {
+            attributes = built
+        } else {
+            attributes = try SpawnAttributes()
+            self.attributes = attributes
+        }
+        let actionsKey = SpawnFileActions.Key(stdin: stdio.0, stdout: stdio.1, stderr: stdio.2,
+                                              workingDirectory: workingDirectory)
+        let actions: SpawnFileActions
+        if let built = fileActions[actionsKey] {
+            actions = built
+        } else {
+            actions = try SpawnFileActions(actionsKey)
+            if fileActions.count >= Self.cacheLimit { fileActions.removeAll() }
+            fileActions[actionsKey] = actions
+        }
+        let built: SpawnProgram
+        if let cached = programs[program] {
+            built = cached
+        } else {
+            built = SpawnProgram(program)
+            if programs.count >= Self.cacheLimit { programs.removeAll() }
+            programs[program] = built
+        }
+        return QueuedSpawn(program: built, fileActions: actions, attributes: attributes, dataLimit: dataLimit,
+                           exitPoller: exitPoller, tag: tag)
+    }
+
     deinit {
         bytes.deallocate()
+        if exitPoller >= 0 { close(exitPoller) }
+    }
+
+    /// A run is launched: it is live until `runEnded(_:)`. Returns its tag.
+    func runLaunched(_ process: RunningProcess) throws -> UInt64 {
+        if exitWatch == nil, exitPoller >= 0 {
+            exitWatch = try loop.watchReadable(fd: exitPoller) { [self] in deliverExits() }
+        }
+        if finishedWatch == nil, let sandbox {
+            finishedWatch = try loop.watchReadable(fd: sandbox.finishedSpawnsDescriptor) { [self] in takeFinished() }
+        }
+        lastTag += 1
+        live[lastTag] = process
+        return lastTag
+    }
+
+    /// A run has finished.
+    func runEnded(_ tag: UInt64) {
+        live[tag] = nil
+        dropIdleWatches()
     }
 
     /// Queues `spawn` on the sandbox; `process.spawned()` is called on the loop once it is done.
-    func queue(_ spawn: QueuedSpawn, on sandbox: ProviderSandbox, for process: RunningProcess) throws {
-        if finishedWatch == nil {
-            finishedWatch = try loop.watchReadable(fd: sandbox.finishedSpawnsDescriptor) { [self] in
-                deliverFinishedSpawns()
-            }
-        }
+    func queue(_ spawn: QueuedSpawn, on sandbox: ProviderSandbox, for process: RunningProcess) {
         queued[spawn.job] = process
         sandbox.submit(spawn)
     }
@@ -50,34 +114,44 @@ final class RunnerSharedState {
     func settleQueuedSpawns() {
         guard let sandbox else { return }
         while !queued.isEmpty {
+            // A spawn the exit poller reports is not counted on the eventfd: look again every millisecond.
             var descriptor = pollfd(fd: sandbox.finishedSpawnsDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, 100)
+            _ = poll(&descriptor, 1, 1)
             deliverFinishedSpawns()
         }
     }
 
-    private func deliverFinishedSpawns() {
+    /// Hands every finished spawn to its run.
+    func deliverFinishedSpawns() {
+        guard !queued.isEmpty else { return }
+        takeFinished()
+    }
+
+    private func takeFinished() {
         guard let sandbox else { return }
         for job in sandbox.takeFinished() {
             queued.removeValue(forKey: job)?.spawned()
         }
-        dropIdleWatch()
     }
 
-    /// A run is launched: it counts as live until `runEnded()`.
-    func runLaunched() {
-        liveRuns += 1
+    /// Children exited: their spawns are taken over first (the sandbox adds a pidfd to the poller and the job to the
+    /// finished list under one lock, so a reported exit always finds its job), then each run hears of its exit.
+    private func deliverExits() {
+        deliverFinishedSpawns()
+        var tags = [UInt64](repeating: 0, count: 32)
+        while true {
+            let count = Int(cspawn_exit_poller_take(exitPoller, &tags, Int32(tags.count)))
+            guard count > 0 else { break }
+            for tag in tags.prefix(count) { live[tag]?.childExitReported() }
+            if count < tags.count { break }
+        }
     }
 
-    /// A run has finished (called once per `runLaunched()`).
-    func runEnded() {
-        liveRuns -= 1
-        dropIdleWatch()
-    }
-
-    private func dropIdleWatch() {
-        guard queued.isEmpty, liveRuns == 0, let watch = finishedWatch else { return }
-        watch.cancel()
+    private func dropIdleWatches() {
+        guard live.isEmpty, queued.isEmpty else { return }
+        finishedWatch?.cancel()
         finishedWatch = nil
+        exitWatch?.cancel()
+        exitWatch = nil
     }
 }

@@ -53,6 +53,8 @@ public final class RunningProcess {
     /// queued is killed the moment the spawn is done.
     public func cancel() {
         guard !isFinished else { return }
+        if spawning { shared.deliverFinishedSpawns() }
+        guard !isFinished else { return }
         killedByRunner = true
         if spawning {
             cancelledWhileSpawning = true
@@ -73,8 +75,13 @@ public final class RunningProcess {
 
     func launch() {
         defer { launching = false }
-        shared.runLaunched()
         startTime = MonotonicClock.now()
+        do {
+            tag = try shared.runLaunched(self)
+        } catch {
+            finish(imposing: .spawn(errno: EIO, message: "cannot watch the runner's children: \(error)"))
+            return
+        }
         let prepared: QueuedSpawn
         switch prepareChild() {
         case .failure(let failure):
@@ -92,15 +99,9 @@ public final class RunningProcess {
         }
         queuedSpawn = prepared
         if let sandbox = shared.sandbox {
-            do {
-                spawning = true
-                try shared.queue(prepared, on: sandbox, for: self)
-                return
-            } catch {
-                spawning = false
-                abandonUnspawned(.spawn(errno: EIO, message: "cannot watch the sandbox's spawns: \(error)"))
-                return
-            }
+            spawning = true
+            shared.queue(prepared, on: sandbox, for: self)
+            return
         }
         prepared.spawnHere()
         spawned()
@@ -108,6 +109,9 @@ public final class RunningProcess {
 
     /// The stream watch is due (`ProcessSpec.streamWatchDelay`): watch stdout and stderr, and time the rest out.
     private func streamWatchDue(after delay: Double) {
+        guard !isFinished else { return }
+        // Also the moment a quiet run's finished spawn is taken over, if no exit came first.
+        if spawning { shared.deliverFinishedSpawns() }
         guard !isFinished else { return }
         if let failure = watchStreams() {
             // A child still being spawned is killed the moment it exists; its run ends as killed.
@@ -155,6 +159,9 @@ public final class RunningProcess {
     private var spawning = false
     private var cancelledWhileSpawning = false
     private var timedOutWhileSpawning = false
+    private var exitReportedWhileSpawning = false
+    /// The run's tag with the runner (`RunnerSharedState.runLaunched`).
+    private var tag: UInt64 = 0
     private var startedHandlers: [(Int32) -> Void] = []
     private var programPath = ""
 
@@ -202,9 +209,10 @@ public final class RunningProcess {
         }
         close(input[1])
         do {
-            let spawn = try QueuedSpawn(path: path, argv: spec.argv, environment: spec.environment,
-                                        workingDirectory: spec.workingDirectory,
-                                        stdio: (input[0], output[1], errors[1]), dataLimit: spec.memoryMax)
+            let spawn = try shared.spawn(
+                of: SpawnProgram.Key(path: path, argv: spec.argv, environment: spec.environment),
+                stdio: (input[0], output[1], errors[1]), workingDirectory: spec.workingDirectory,
+                dataLimit: spec.memoryMax, tag: tag)
             childEnds = [input[0], output[1], errors[1]]
             stdoutFD = output[0]
             stderrFD = errors[0]
@@ -240,6 +248,7 @@ public final class RunningProcess {
         }
         if cancelledWhileSpawning { signalGroup(SIGKILL) }
         if timedOutWhileSpawning { timeOut() }
+        if exitReportedWhileSpawning { childExitReported() }
     }
 
     /// Takes the child over: its pidfd (opened by the spawning thread, as was its memory cap) and the watch on its
@@ -264,12 +273,27 @@ public final class RunningProcess {
             return abandonStartedChild(.spawn(errno: spawn.limitErrno,
                                               message: "cannot cap the memory of \(programPath)"))
         }
-        do {
-            tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
-        } catch {
-            return abandonStartedChild(.spawn(errno: EIO, message: "cannot watch the child: \(error)"))
+        if spawn.pollerErrno != 0 {
+            return abandonStartedChild(.spawn(errno: spawn.pollerErrno, message: "cannot watch the child's exit"))
+        }
+        if shared.exitPoller < 0 {
+            do {
+                tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
+            } catch {
+                return abandonStartedChild(.spawn(errno: EIO, message: "cannot watch the child: \(error)"))
+            }
         }
         return nil
+    }
+
+    /// The exit poller reported the child's exit (once: the pidfd is one-shot in it).
+    func childExitReported() {
+        if spawning {
+            exitReportedWhileSpawning = true
+            return
+        }
+        guard !hasExited, !isFinished else { return }
+        childExited()
     }
 
     /// Writes the whole request without blocking: the pipe is empty, nobody reads it yet, and it was sized for the
@@ -394,6 +418,8 @@ public final class RunningProcess {
 
     private func timeOut() {
         guard !hasExited else { return }
+        if spawning { shared.deliverFinishedSpawns() }
+        guard !hasExited, !isFinished else { return }
         if spawning {
             timedOutWhileSpawning = true
             return
@@ -413,7 +439,7 @@ public final class RunningProcess {
     private func finish(imposing imposed: ProcessFailure?) {
         guard !isFinished else { return }
         isFinished = true
-        defer { shared.runEnded() }
+        defer { shared.runEnded(tag) }
         read(from: .stdout, untilEmpty: true)
         read(from: .stderr, untilEmpty: true)
         for token in tokens { token.cancel() }

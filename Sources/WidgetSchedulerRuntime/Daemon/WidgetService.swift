@@ -371,14 +371,14 @@ public final class WidgetService {
         let now = clock.now()
         let developer = !scheduler.settings.bindsFloorAndBudget(ofKind: run.kind) && run.reason.isBudgeted
         let note = developer ? "; developer mode: budget and floor lifted" : ""
-        var fields: Logger.Metadata = [:]
-        fields.reserveCapacity(6)
-        fields[JournalField.messageID] = JournalMessageID.runStarted.metadataValue
-        fields[JournalField.reloadReason] = .string(run.reason.rawValue)
-        fields[JournalField.providerPID] = .string(String(pid))
-        fields[JournalField.tokens] = .string(Self.twoDecimals(scheduler.tokens(of: run.id, at: now) ?? 0))
-        addWidgetFields(run.id, to: &fields)
-        logger.info("\(run.id): running \(run.kind) provider (\(run.reason.rawValue))\(note)", metadata: fields)
+        logger.info("\(run.id): running \(run.kind) provider (\(run.reason.rawValue))\(note)", metadata: [
+            JournalField.messageID: JournalMessageID.runStarted.metadataValue,
+            JournalField.reloadReason: .string(run.reason.rawValue),
+            JournalField.providerPID: .string(String(pid)),
+            JournalField.tokens: .string(Self.twoDecimals(scheduler.tokens(of: run.id, at: now) ?? 0)),
+            JournalField.widgetID: .string(run.id),
+            JournalField.widgetKind: .string(run.kind),
+        ])
     }
 
     private func finishRun(_ id: String, reason: RunReason, result: ProviderRunResult, stats: ProviderRunStats,
@@ -403,7 +403,7 @@ public final class WidgetService {
         widgets[id]?.lastRun?.outcome = outcomeName
         let kind = widgets[id]?.kind ?? ""
         let tell = { [self] in
-            logRun(id, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
+            logRun(id, kind: kind, reason: reason, outcome: outcome, result: result, stats: stats)
             batch.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .run,
                                               reason: reason.rawValue, outcome: outcomeName,
                                               detail: result.failure?.detail))
@@ -499,31 +499,37 @@ public final class WidgetService {
         }
     }
 
-    private func logRun(_ id: String, reason: RunReason, outcome: RunOutcome, result: ProviderRunResult,
-                        stats: ProviderRunStats, at now: Instant) {
-        var fields: Logger.Metadata = [:]
-        fields.reserveCapacity(9)
-        fields[JournalField.reloadReason] = .string(reason.rawValue)
-        fields[JournalField.providerPID] = .string(String(stats.pid))
-        fields[JournalField.durationUsec] = .string(String(Int(stats.duration * 1_000_000)))
-        if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(String(status)) }
+    private func logRun(_ id: String, kind: String, reason: RunReason, outcome: RunOutcome,
+                        result: ProviderRunResult, stats: ProviderRunStats) {
         let stderr = result.stderrTail.isEmpty ? "" : result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
         switch outcome {
         case .success(let timeline):
-            fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
-            fields[JournalField.policy] = .string(timeline.policy.name)
-            addWidgetFields(id, to: &fields)
-            var text = "\(id): \(widgets[id]?.kind ?? "") provider answered \(timeline.entries.count) entries, "
-                + "policy \(Self.describe(timeline.policy))"
-            if !stderr.isEmpty { text += "; stderr: \(stderr.suffix(400))" }
+            var fields: Logger.Metadata = [
+                JournalField.messageID: JournalMessageID.runFinished.metadataValue,
+                JournalField.policy: .string(timeline.policy.name),
+                JournalField.reloadReason: .string(reason.rawValue),
+                JournalField.providerPID: .string(String(stats.pid)),
+                JournalField.durationUsec: .string(String(Int(stats.duration * 1_000_000))),
+                JournalField.widgetID: .string(id),
+                JournalField.widgetKind: .string(kind),
+            ]
+            if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(status) }
+            let text = "\(id): \(kind) provider answered \(timeline.entries.count) entries, policy "
+                + "\(Self.describe(timeline.policy))\(tail)"
             logger.info("\(text)", metadata: fields)
-        case .failure(let reason, let detail):
-            fields[JournalField.messageID] = JournalMessageID.runFailed.metadataValue
-            fields[JournalField.failureReason] = .string(reason)
-            addWidgetFields(id, to: &fields)
-            var text = "\(id): \(widgets[id]?.kind ?? "") provider failed (\(reason)): \(detail)"
-            if !stderr.isEmpty { text += "; stderr: \(stderr.suffix(400))" }
-            logger.warning("\(text)", metadata: fields)
+        case .failure(let failure, let detail):
+            var fields: Logger.Metadata = [
+                JournalField.messageID: JournalMessageID.runFailed.metadataValue,
+                JournalField.failureReason: .string(failure),
+                JournalField.reloadReason: .string(reason.rawValue),
+                JournalField.providerPID: .string(String(stats.pid)),
+                JournalField.durationUsec: .string(String(Int(stats.duration * 1_000_000))),
+                JournalField.widgetID: .string(id),
+                JournalField.widgetKind: .string(kind),
+            ]
+            if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(status) }
+            logger.warning("\(id): \(kind) provider failed (\(failure)): \(detail)\(tail)", metadata: fields)
         }
     }
 
