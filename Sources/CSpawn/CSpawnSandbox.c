@@ -257,8 +257,9 @@ int cspawn_sandbox_abi(const cspawn_sandbox *sandbox) { return sandbox->abi; }
 void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job) {
     pthread_mutex_lock(&sandbox->mutex);
     append_job(&sandbox->queued_head, &sandbox->queued_tail, job);
-    pthread_cond_broadcast(&sandbox->changed);
     pthread_mutex_unlock(&sandbox->mutex);
+    // Signalled after the unlock, so the woken thread does not at once block on the mutex this thread still holds.
+    pthread_cond_signal(&sandbox->changed);
 }
 
 int cspawn_sandbox_event_fd(const cspawn_sandbox *sandbox) { return sandbox->event_fd; }
