@@ -7,8 +7,8 @@ import WidgetSchedulerCore
 /// The daemon's logic around the pure scheduler: it feeds the scheduler events with `now`, and carries out the
 /// actions it returns through small effects (launcher, timer, store, log), so it runs the same against fakes.
 ///
-/// Everything here runs on the event loop's one thread. Changes are collected in a `StateBatch` and written by
-/// `flush()` once per loop turn.
+/// Everything here runs on the event loop's one thread. Changes are collected (a `StateBatch`, and the widgets whose
+/// schedule or timeline changed) and written by `flush()`, when the daemon's `WritePacer` says.
 public final class WidgetService {
     /// Where the service keeps its files and how it behaves.
     public struct Options: Sendable {

@@ -4,8 +4,8 @@ import GRDB
 /// The daemon's persistent state in `<state-dir>/state.sqlite`: widgets, scheduler state, last good timelines, a
 /// bounded history, shared group data and meta values.
 ///
-/// The store is synchronous and meant for one thread, the daemon's event loop. It writes through `apply(_:)`, once
-/// per loop turn, in one transaction.
+/// The store is synchronous and meant for one thread, the daemon's event loop. It writes through `apply(_:)`, one
+/// transaction per write, as often as the daemon's `WritePacer` allows.
 ///
 /// Durability. The database runs in WAL mode. A commit appends the transaction's pages and a commit frame to
 /// `state.sqlite-wal` with write(2) before it returns; those bytes then live in the kernel's page cache, which a
