@@ -29,6 +29,9 @@ struct RunnerInvocationTests {
         ("weather.toml", "."),
         ("/etc//providers//weather.toml", "/etc//providers"),
         ("./weather.toml", "."),
+        ("/srv/providers/weather.toml/", "/srv/providers"),
+        ("//weather.toml", "/"),
+        ("/srv/prövider é/weather.toml", "/srv/prövider é"),
     ])
     func aManifestsDirectoryIsTakenFromItsPathText(path: String, directory: String) {
         #expect(ProviderInvocation.directory(of: path) == directory)

@@ -130,7 +130,7 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
             output.string(parameter)
         }
         output.raw(",\"protocol\":")
-        output.number(Double(Self.protocolVersion))
+        output.integer(Self.protocolVersion)
         output.raw(",\"request\":")
         output.string(request.rawValue)
         if request == .options, let search {

@@ -44,13 +44,17 @@ public struct ProviderInvocation: Sendable {
     /// The directory part of a manifest's path, by its text alone: a URL would stat the file (and read the working
     /// directory) on every run.
     static func directory(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        if slash == trimmed.startIndex { return "/" }
-        var directory = trimmed[..<slash]
-        while directory.count > 1, directory.hasSuffix("/") { directory = directory.dropLast() }
-        return String(directory)
+        // On the UTF-8 bytes: '/' is ASCII, and no byte of a multi-byte character is, so this cuts where the
+        // characters would; Character-wise it was a few µs per run.
+        let bytes = Array(path.utf8)
+        let slash = UInt8(ascii: "/")
+        var end = bytes.count
+        while end > 1, bytes[end - 1] == slash { end -= 1 }
+        guard let last = bytes[..<end].lastIndex(of: slash) else { return "." }
+        if last == 0 { return "/" }
+        var directoryEnd = last
+        while directoryEnd > 1, bytes[directoryEnd - 1] == slash { directoryEnd -= 1 }
+        return String(decoding: bytes[..<directoryEnd], as: UTF8.self)
     }
 
     /// Starts the run on `runner`; `completion` gets the interpreted result and the raw process result.
