@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WidgetProtocol
+import WidgetSchedulerCore
 import WidgetSchedulerRuntime
 import WidgetSchedulerTestKit
 
@@ -14,17 +15,25 @@ struct CrashRestartTests {
     static let dailyBudget = 1.0
     static let burstBudget = 100_000.0
 
-    /// Logs each run's start (seconds since boot, from /proc/uptime, shell builtins only) and widget id, then
-    /// answers one past entry with policy `atEnd`: the widget is due again as soon as its floor allows.
+    /// Logs each run's start (seconds since boot, from /proc/uptime, shell builtins only), widget id and reason,
+    /// then answers one past entry with policy `atEnd`: the widget is due again as soon as its floor allows.
     static let provider = """
         #!/bin/sh
         IFS= read -r request
         read uptime idle < /proc/uptime
         id=${request#*\\"id\\":\\"}
         id=${id%%\\"*}
-        echo "$uptime $id" >> runs.log
+        reason=${request#*\\"reason\\":\\"}
+        reason=${reason%%\\"*}
+        echo "$uptime $id $reason" >> runs.log
         echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{"text":"ok"}}],"policy":"atEnd"}'
         """
+
+    /// One provider start, as the provider stamped it.
+    struct Start {
+        var time: Double
+        var reason: RunReason
+    }
 
     @Test("after every kill: no widget or configuration lost, integrity ok, no token refunded, floor kept")
     func killNineAtRandomInstants() throws {
@@ -83,11 +92,12 @@ struct CrashRestartTests {
             for (id, value) in current where value > (tokens[id] ?? 0) + refill + 0.001 {
                 refunds.append("kill \(round): \(id) had \(tokens[id] ?? 0) tokens, has \(value)")
             }
-            // Every provider start but the budget-exempt initial one spent a token, whether or not the daemon lived
-            // to record it: a start the restarted daemon forgot shows as more tokens than the starts allow.
+            // Every start for a budgeted reason (as the daemon told the provider) spent a token, whether or not the
+            // daemon lived to record it: a start the restarted daemon forgot shows as more tokens than they allow.
+            // An exempt start may come twice: an initial run whose answer a kill took runs again, still initial.
             let refillSinceFull = (now - fullAt) * Self.dailyBudget / 86_400
             for (id, value) in current {
-                let spent = Double(max(0, (started[id]?.count ?? 0) - 1))
+                let spent = Double(started[id]?.filter(\.reason.isBudgeted).count ?? 0)
                 if value > Self.burstBudget - spent + refillSinceFull + 0.001 {
                     refunds.append("kill \(round): \(id) has \(value) tokens after \(Int(spent)) budgeted starts")
                 }
@@ -126,21 +136,24 @@ struct CrashRestartTests {
         return byID.mapValues(\.tokens)
     }
 
-    /// Each widget's provider starts (seconds since boot), as the providers stamped them.
-    static func starts(in log: URL) throws -> [String: [Double]] {
+    /// Each widget's provider starts (seconds since boot, and reason), as the providers stamped them.
+    static func starts(in log: URL) throws -> [String: [Start]] {
         // No file yet: no provider has stamped (the first kill can come before the first run).
         guard FileManager.default.fileExists(atPath: log.path) else { return [:] }
         let text = try String(contentsOf: log, encoding: .utf8)
-        var starts: [String: [Double]] = [:]
+        var starts: [String: [Start]] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
-            guard parts.count == 2, let time = Double(parts[0]) else { continue }
-            starts[String(parts[1]), default: []].append(time)
+            // A line cut short by a kill (the provider's group dies with the daemon's runs) is not a start.
+            guard parts.count == 3, let time = Double(parts[0]), let reason = RunReason(rawValue: String(parts[2]))
+            else { continue }
+            starts[String(parts[1]), default: []].append(Start(time: time, reason: reason))
         }
         return starts
     }
 
-    /// Pairs of run starts of one widget closer than the floor, skipping each widget's first (initial) run.
+    /// Budgeted starts closer than the floor to the widget's previous start (of any reason); exempt starts (initial,
+    /// configuration, foreground) ignore the floor.
     static func floorViolations(_ log: URL) throws -> (runs: Int, pairs: [String], shortestGap: Double) {
         let starts = try starts(in: log)
         let runs = starts.values.map(\.count).reduce(0, +)
@@ -150,14 +163,13 @@ struct CrashRestartTests {
         // (exec of sh on a loaded 2-core machine) blur the daemon's start by tens, at worst hundreds, of milliseconds.
         // A second run after a restart comes well under the floor (a restart takes a fraction of a second).
         let tolerance = 0.25
-        for (id, times) in starts {
-            // The initial run is budget-exempt, and its stamp is the least precise (100 adds at once).
-            let sorted = Array(times.sorted().dropFirst())
-            for index in sorted.indices.dropFirst() {
-                let gap = sorted[index] - sorted[index - 1]
+        for (id, list) in starts {
+            let sorted = list.sorted { $0.time < $1.time }
+            for index in sorted.indices.dropFirst() where sorted[index].reason.isBudgeted {
+                let gap = sorted[index].time - sorted[index - 1].time
                 shortest = min(shortest, gap)
                 if gap < floor - tolerance {
-                    pairs.append("\(id): \(sorted[index - 1]) then \(sorted[index])")
+                    pairs.append("\(id): \(sorted[index - 1].time) then \(sorted[index].time)")
                 }
             }
         }

@@ -503,32 +503,24 @@ public final class WidgetService {
                         result: ProviderRunResult, stats: ProviderRunStats) {
         let stderr = result.stderrTail.isEmpty ? "" : result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
+        var fields: Logger.Metadata = [
+            JournalField.reloadReason: .string(reason.rawValue),
+            JournalField.providerPID: .string(String(stats.pid)),
+            JournalField.durationUsec: .string(String(Int(stats.duration * 1_000_000))),
+            JournalField.widgetID: .string(id),
+            JournalField.widgetKind: .string(kind),
+        ]
+        if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(status) }
         switch outcome {
         case .success(let timeline):
-            var fields: Logger.Metadata = [
-                JournalField.messageID: JournalMessageID.runFinished.metadataValue,
-                JournalField.policy: .string(timeline.policy.name),
-                JournalField.reloadReason: .string(reason.rawValue),
-                JournalField.providerPID: .string(String(stats.pid)),
-                JournalField.durationUsec: .string(String(Int(stats.duration * 1_000_000))),
-                JournalField.widgetID: .string(id),
-                JournalField.widgetKind: .string(kind),
-            ]
-            if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(status) }
+            fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
+            fields[JournalField.policy] = .string(timeline.policy.name)
             let text = "\(id): \(kind) provider answered \(timeline.entries.count) entries, policy "
                 + "\(Self.describe(timeline.policy))\(tail)"
             logger.info("\(text)", metadata: fields)
         case .failure(let failure, let detail):
-            var fields: Logger.Metadata = [
-                JournalField.messageID: JournalMessageID.runFailed.metadataValue,
-                JournalField.failureReason: .string(failure),
-                JournalField.reloadReason: .string(reason.rawValue),
-                JournalField.providerPID: .string(String(stats.pid)),
-                JournalField.durationUsec: .string(String(Int(stats.duration * 1_000_000))),
-                JournalField.widgetID: .string(id),
-                JournalField.widgetKind: .string(kind),
-            ]
-            if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(status) }
+            fields[JournalField.messageID] = JournalMessageID.runFailed.metadataValue
+            fields[JournalField.failureReason] = .string(failure)
             logger.warning("\(id): \(kind) provider failed (\(failure)): \(detail)\(tail)", metadata: fields)
         }
     }
