@@ -50,7 +50,8 @@ public final class RunningProcess {
     }
 
     /// Kills the whole process group now; the run then completes with `signal` (SIGKILL). A run whose spawn is still
-    /// queued is killed the moment the spawn is done.
+    /// queued is killed once the loop takes the spawn over: at the child's exit, or at the latest when the run's
+    /// stream watch is due (`ProcessSpec.streamWatchDelay`).
     public func cancel() {
         guard !isFinished else { return }
         if spawning { shared.deliverFinishedSpawns() }
