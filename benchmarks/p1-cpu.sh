@@ -1,0 +1,90 @@
+#!/bin/sh
+# P1's accounting: CPU time per provider run of the whole machine, for the bare C loop, runner-bench (the runner
+# alone, in the Landlock sandbox) and the real daemon, in alternating rounds. Runs are counted system-wide by
+# `perf stat -e sched:sched_process_exec` filtered on the provider's path (one exec a run) and CPU time from
+# /proc/stat, so no client is needed and nothing is estimated; the daemon's own share comes from /proc/PID/stat.
+# On a CPU-bound machine, P1's ratio is the C loop's figure over the daemon's (docs/benchmarks.md).
+#
+# usage: benchmarks/p1-cpu.sh
+# env:   SCRATCH=.build  ROUNDS=3  RUNS=4000 (C loop and runner-bench)  SECONDS_DAEMON=4  SCHED=fifo|other
+set -eu
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+export PATH=/opt/swift/usr/bin:$PATH
+SCRATCH=${SCRATCH:-.build}
+ROUNDS=${ROUNDS:-3}
+RUNS=${RUNS:-4000}
+SECONDS_DAEMON=${SECONDS_DAEMON:-4}
+SCHED=${SCHED:-fifo}
+command -v perf > /dev/null || { echo "p1-cpu: needs perf (Debian's linux-perf)" >&2; exit 1; }
+
+work=$(mktemp -d /tmp/p1cpu.XXXXXX)
+daemon_pid=
+cleanup() {
+    if [ -n "$daemon_pid" ]; then
+        kill -CONT "$daemon_pid" 2> /dev/null || true
+        kill -TERM "$daemon_pid" 2> /dev/null || true
+        while kill -0 "$daemon_pid" 2> /dev/null; do sleep 0.1; done
+    fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+for product in widget-scheduler widgetctl daemon-bench runner-bench; do
+    swift build -c release --scratch-path "$SCRATCH" --product "$product" >&2
+done
+bin=$repo/$SCRATCH/release
+cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
+provider=$repo/examples/trivial/trivial.sh
+mkdir -p "$work/providers"
+sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
+printf 'developer-kinds = ["trivial"]\nmax-concurrent-runs = 2\n' > "$work/developer.toml"
+cat > "$work/request.json" <<'REQUEST'
+{"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
+REQUEST
+prio=
+if [ "$SCHED" = fifo ] && chrt -f 1 true 2> /dev/null; then prio="chrt -f 1"; fi
+tck=$(getconf CLK_TCK)
+
+busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
+own() { if [ -n "${1:-}" ]; then awk '{print $14 + $15}' /proc/"$1"/stat; else echo 0; fi; }
+# measure LABEL PID CMD...: one line of machine and own CPU per run while CMD runs.
+measure() {
+    label=$1
+    pid=$2
+    shift 2
+    machine_before=$(busy)
+    own_before=$(own "$pid")
+    runs=$(perf stat -a -x, -e sched:sched_process_exec --filter "filename ~ \"$provider\"" -- "$@" 2>&1 > /dev/null \
+        | grep sched_process_exec | cut -d, -f1)
+    machine_after=$(busy)
+    own_after=$(own "$pid")
+    awk -v l="$label" -v runs="$runs" -v m="$((machine_after - machine_before))" -v o="$((own_after - own_before))" \
+        -v h="$tck" 'BEGIN {
+            printf "%-12s runs %6d  machine %5.0f µs/run", l, runs, m / h * 1e6 / runs
+            if (o > 0) printf "  of which the daemon %4.0f µs/run", o / h * 1e6 / runs
+            printf "\n" }'
+}
+
+mkdir -p "$work/daemon"
+started=$($prio "$bin/daemon-bench" start --log "$work/daemon.log" -- "$bin/widget-scheduler" \
+    --config "$work/developer.toml" --state-dir "$work/daemon/state" --runtime-dir "$work/daemon/run" \
+    --providers-dir "$work/providers")
+daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
+for _ in 1 2 3 4; do
+    WIDGET_SCHEDULER_SOCKET=$work/daemon/run/control.socket "$bin/widgetctl" add --kind trivial > /dev/null
+done
+
+echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
+echo "scheduling: ${prio:-ordinary}; provider: $provider; 2 workers / max-concurrent-runs 2"
+round=1
+while [ "$round" -le "$ROUNDS" ]; do
+    kill -STOP "$daemon_pid"
+    sleep 0.3
+    measure "C loop" "" $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2
+    RUNNER_SANDBOX=1 measure "runner-bench" "" $prio "$bin/runner-bench" "$provider" "$work/request.json" "$RUNS" 2
+    kill -CONT "$daemon_pid"
+    sleep 0.5
+    measure "daemon" "$daemon_pid" sleep "$SECONDS_DAEMON"
+    round=$((round + 1))
+done
