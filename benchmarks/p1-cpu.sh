@@ -34,16 +34,7 @@ for product in widget-scheduler widgetctl daemon-bench runner-bench; do
     swift build -c release --scratch-path "$SCRATCH" --product "$product" >&2
 done
 bin=$repo/$SCRATCH/release
-cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
-provider=$repo/examples/trivial/trivial.sh
-mkdir -p "$work/providers"
-sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
-printf 'developer-kinds = ["trivial"]\nmax-concurrent-runs = 2\n' > "$work/developer.toml"
-cat > "$work/request.json" <<'REQUEST'
-{"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
-REQUEST
-prio=
-if [ "$SCHED" = fifo ] && chrt -f 1 true 2> /dev/null; then prio="chrt -f 1"; fi
+. benchmarks/trivial-fixture.sh
 tck=$(getconf CLK_TCK)
 
 busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }

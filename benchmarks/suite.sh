@@ -47,19 +47,8 @@ swift build -c release --scratch-path "$SCRATCH" --product widgetctl >&2
 swift build -c release --scratch-path "$SCRATCH" --product daemon-bench >&2
 bin=$repo/$SCRATCH/release
 bench=$bin/daemon-bench
-cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
-
-provider=$repo/examples/trivial/trivial.sh
-mkdir -p "$work/providers"
-sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
-printf 'developer-kinds = ["trivial"]\nmax-concurrent-runs = 2\n' > "$work/developer.toml"
+. benchmarks/trivial-fixture.sh
 printf 'max-concurrent-runs = 2\n' > "$work/plain.toml"
-cat > "$work/request.json" <<'REQUEST'
-{"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
-REQUEST
-
-prio=
-if [ "$SCHED" = fifo ] && command -v chrt > /dev/null && chrt -f 1 true 2> /dev/null; then prio="chrt -f 1"; fi
 
 # start NAME CONFIG: starts the daemon on $work/NAME, sets daemon_pid, socket and started (the start line).
 start() {
