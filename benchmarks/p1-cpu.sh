@@ -9,32 +9,12 @@
 # env:   SCRATCH=.build  ROUNDS=3  RUNS=4000 (C loop and runner-bench)  SECONDS_DAEMON=4  SCHED=fifo|other
 set -eu
 cd "$(dirname "$0")/.."
-repo=$(pwd)
-export PATH=/opt/swift/usr/bin:$PATH
-SCRATCH=${SCRATCH:-.build}
 ROUNDS=${ROUNDS:-3}
 RUNS=${RUNS:-4000}
 SECONDS_DAEMON=${SECONDS_DAEMON:-4}
-SCHED=${SCHED:-fifo}
 command -v perf > /dev/null || { echo "p1-cpu: needs perf (Debian's linux-perf)" >&2; exit 1; }
-
-work=$(mktemp -d /tmp/p1cpu.XXXXXX)
-daemon_pid=
-cleanup() {
-    if [ -n "$daemon_pid" ]; then
-        kill -CONT "$daemon_pid" 2> /dev/null || true
-        kill -TERM "$daemon_pid" 2> /dev/null || true
-        while kill -0 "$daemon_pid" 2> /dev/null; do sleep 0.1; done
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-for product in widget-scheduler widgetctl daemon-bench runner-bench; do
-    swift build -c release --scratch-path "$SCRATCH" --product "$product" >&2
-done
-bin=$repo/$SCRATCH/release
-. benchmarks/trivial-fixture.sh
+. benchmarks/lib.sh
+build widget-scheduler widgetctl daemon-bench runner-bench
 tck=$(getconf CLK_TCK)
 
 busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
@@ -57,16 +37,10 @@ measure() {
             printf "\n" }'
 }
 
-mkdir -p "$work/daemon"
-started=$($prio "$bin/daemon-bench" start --log "$work/daemon.log" -- "$bin/widget-scheduler" \
-    --config "$work/developer.toml" --state-dir "$work/daemon/state" --runtime-dir "$work/daemon/run" \
-    --providers-dir "$work/providers")
-daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
-for _ in 1 2 3 4; do
-    WIDGET_SCHEDULER_SOCKET=$work/daemon/run/control.socket "$bin/widgetctl" add --kind trivial > /dev/null
-done
+start daemon "$work/developer.toml" 2> /dev/null
+add_trivial_widgets 4
 
-echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
+machine_line
 echo "scheduling: ${prio:-ordinary}; provider: $provider; 2 workers / max-concurrent-runs 2"
 round=1
 while [ "$round" -le "$ROUNDS" ]; do

@@ -15,49 +15,19 @@
 #        PARTS="P1 P2 P3 P4"     which parts to run (P3 includes P5)
 set -eu
 cd "$(dirname "$0")/.."
-repo=$(pwd)
-export PATH=/opt/swift/usr/bin:$PATH
-SCRATCH=${SCRATCH:-.build}
 ROUNDS=${ROUNDS:-3}
 RUNS=${RUNS:-2000}
 P1_SECONDS=${P1_SECONDS:-5}
-SCHED=${SCHED:-fifo}
 P2_WIDGETS=${P2_WIDGETS:-100000}
 P3_WIDGETS=${P3_WIDGETS:-10000}
 P4_WIDGETS=${P4_WIDGETS:-1000}
 P3_SECONDS=${P3_SECONDS:-20}
 P5_CALLS=${P5_CALLS:-50}
 PARTS=${PARTS:-"P1 P2 P3 P4"}
-
-work=$(mktemp -d /tmp/suite.XXXXXX)
-daemon_pid=
-stop_daemon() {
-    if [ -n "$daemon_pid" ]; then
-        kill -CONT "$daemon_pid" 2>/dev/null || true
-        kill -TERM "$daemon_pid" 2>/dev/null || true
-        while kill -0 "$daemon_pid" 2>/dev/null; do sleep 0.1; done
-        daemon_pid=
-    fi
-}
-trap 'stop_daemon; rm -rf "$work"' EXIT
-log() { echo "$*" >&2; }
-
-swift build -c release --scratch-path "$SCRATCH" --product widget-scheduler >&2
-swift build -c release --scratch-path "$SCRATCH" --product widgetctl >&2
-swift build -c release --scratch-path "$SCRATCH" --product daemon-bench >&2
-bin=$repo/$SCRATCH/release
-bench=$bin/daemon-bench
-. benchmarks/trivial-fixture.sh
+. benchmarks/lib.sh
+build widget-scheduler widgetctl daemon-bench
 printf 'max-concurrent-runs = 2\n' > "$work/plain.toml"
 
-# start NAME CONFIG: starts the daemon on $work/NAME, sets daemon_pid, socket and started (the start line).
-start() {
-    socket=$work/$1/run/control.socket
-    started=$($prio "$bench" start --log "$work/$1.log" -- "$bin/widget-scheduler" --config "$2" \
-        --state-dir "$work/$1/state" --runtime-dir "$work/$1/run" --providers-dir "$work/providers")
-    daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
-    log "  $1: $started"
-}
 field() { sed -n "s/.*$1=\([-0-9.na]*\).*/\1/p"; }
 ctxt() {
     cat /proc/"$1"/task/*/status 2> /dev/null | awk '/^voluntary_ctxt_switches/ {v += $2} /^nonvoluntary_ctxt_switches/ {n += $2} END {print v + n}'
@@ -71,7 +41,7 @@ verdict() { awk -v v="$1" -v g="$2" -v op="$3" 'BEGIN {
     else print (v + 0 <= g + 0) ? "pass" : "FAIL" }'; }
 part() { case " $PARTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
-echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
+machine_line
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); scheduling: ${prio:-ordinary}"
 
 # P1: runs through the real daemon (4 widgets of the trivial kind in developer mode, policy atEnd with an entry
@@ -81,7 +51,7 @@ if part P1; then
 log "P1: daemon vs C loop, $ROUNDS rounds"
 mkdir -p "$work/p1"
 start p1 "$work/developer.toml"
-for _ in 1 2 3 4; do WIDGET_SCHEDULER_SOCKET=$socket "$bin/widgetctl" add --kind trivial > /dev/null; done
+add_trivial_widgets 4
 best_c=0
 best_d=0
 round=1

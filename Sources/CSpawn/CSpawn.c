@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -65,11 +64,6 @@ int cspawn_pipe(int fds[2], int nonblocking_end) {
 int cspawn_pipe_reserve(int fd, int bytes) { return fcntl(fd, F_SETPIPE_SZ, bytes); }
 
 int cspawn_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
-
-int cspawn_pidfd_exited(int pidfd) {
-    struct pollfd descriptor = {.fd = pidfd, .events = POLLIN, .revents = 0};
-    return poll(&descriptor, 1, 0) == 1 && (descriptor.revents & POLLIN) ? 1 : 0;
-}
 
 int cspawn_pidfd_send_signal(int pidfd, int signo) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, signo, NULL, 0);

@@ -203,6 +203,19 @@ struct WidgetServiceTests {
         #expect(schedule.lastRunStart == 400)
     }
 
+    @Test func onlyKindsBoundByTheFloorAndBudgetJournalTheirRunStarts() throws {
+        let settings = SchedulerSettings(maxConcurrentRuns: 4, developerKinds: ["clock"])
+        let harness = try WidgetServiceHarness(settings: settings)
+        // A developer-mode kind has no floor or budget a kill could undo: its starts wait for the turn's write.
+        _ = try harness.addWidget(kind: "clock")
+        #expect(harness.launcher.launches.count == 1)
+        #expect(harness.store.recordedRunStarts == 0)
+        let weather: [String: JSONValue] = ["location": .string("Oslo"), "units": .string("metric")]
+        _ = try harness.addWidget(kind: "weather", parameters: weather)
+        #expect(harness.launcher.launches.count == 2)
+        #expect(harness.store.recordedRunStarts == 1)
+    }
+
     @Test func anOlderTimelinesEntryIsShownUntilTheNewFirstDateAcrossARestart() throws {
         let store = InMemoryStateStore()
         let clock = ManualDaemonClock()

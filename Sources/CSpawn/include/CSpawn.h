@@ -31,9 +31,6 @@ int cspawn_pipe_reserve(int fd, int bytes);
 /// pidfd_open(2) with no flags: a close-on-exec descriptor that becomes readable when the process exits.
 int cspawn_pidfd_open(pid_t pid);
 
-/// Whether the process behind `pidfd` has exited (its pidfd polls readable), without waiting: 1 or 0.
-int cspawn_pidfd_exited(int pidfd);
-
 /// pidfd_send_signal(2): signals exactly the process behind `pidfd`, immune to pid reuse.
 int cspawn_pidfd_send_signal(int pidfd, int signo);
 

@@ -61,11 +61,6 @@ public struct JSONBytesWriter {
         if let text { string(text) } else { raw("null") }
     }
 
-    /// Appends an integer in decimal, as `JSONEncoder` writes an `Int`.
-    public mutating func integer(_ value: Int) {
-        bytes.append(contentsOf: String(value).utf8)
-    }
-
     /// Appends a number as `JSONEncoder` writes a Double: the shortest text that reads back the same, without a
     /// trailing `.0`.
     public mutating func number(_ value: Double) {

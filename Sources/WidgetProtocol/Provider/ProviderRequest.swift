@@ -130,7 +130,7 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
             output.string(parameter)
         }
         output.raw(",\"protocol\":")
-        output.integer(Self.protocolVersion)
+        output.value(.integer(Int64(Self.protocolVersion)))
         output.raw(",\"request\":")
         output.string(request.rawValue)
         if request == .options, let search {

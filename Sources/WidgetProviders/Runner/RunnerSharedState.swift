@@ -34,6 +34,8 @@ final class RunnerSharedState {
     /// for every run.
     private var finishedWatch: RunnerEventToken?
     private var exitWatch: RunnerEventToken?
+    /// Where `deliverExits` reads the poller's tags.
+    private var exitTags = [UInt64](repeating: 0, count: 32)
 
     /// Programs and file actions built for earlier spawns, reused while they fit (see `SpawnFileActions`).
     private var programs: [SpawnProgram.Key: SpawnProgram] = [:]
@@ -59,29 +61,23 @@ final class RunnerSharedState {
         }
         let actionsKey = SpawnFileActions.Key(stdin: stdio.0, stdout: stdio.1, stderr: stdio.2,
                                               workingDirectory: workingDirectory)
-        let actions: SpawnFileActions
-        if let built = fileActions[actionsKey] {
-            actions = built
-        } else {
-            actions = try SpawnFileActions(actionsKey)
-            if fileActions.count >= Self.cacheLimit { fileActions.removeAll() }
-            fileActions[actionsKey] = actions
+        let actions = try Self.cached(actionsKey, in: &fileActions) { key throws(SpawnSetupError) in
+            try SpawnFileActions(key)
         }
-        let built: SpawnProgram
-        if let cached = programs[program] {
-            built = cached
-        } else {
-            built = SpawnProgram(program)
-            if programs.count >= Self.cacheLimit { programs.removeAll() }
-            programs[program] = built
-        }
+        let built = Self.cached(program, in: &programs) { SpawnProgram($0) }
         return QueuedSpawn(program: built, fileActions: actions, attributes: attributes, dataLimit: dataLimit,
                            exitPoller: exitPoller, tag: tag)
     }
 
-    deinit {
-        bytes.deallocate()
-        if exitPoller >= 0 { close(exitPoller) }
+    /// `cache[key]`, or what `make` builds for it, kept; a full cache starts over.
+    private static func cached<Key: Hashable, Value, Failure: Error>(
+        _ key: Key, in cache: inout [Key: Value], make: (Key) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        if let value = cache[key] { return value }
+        let value = try make(key)
+        if cache.count >= cacheLimit { cache.removeAll() }
+        cache[key] = value
+        return value
     }
 
     /// A run is launched: it is live until `runEnded(_:)`. Returns its tag.
@@ -134,16 +130,16 @@ final class RunnerSharedState {
         }
     }
 
-    /// Children exited: their spawns are taken over first (the sandbox adds a pidfd to the poller and the job to the
-    /// finished list under one lock, so a reported exit always finds its job), then each run hears of its exit.
+    /// Children exited. The tags are read first, then the finished spawns taken: the sandbox adds a pidfd to the
+    /// poller and its job to the finished list under one lock, and taking the list takes that lock, so every run
+    /// whose exit was read has its spawn taken over before it hears of the exit.
     private func deliverExits() {
-        deliverFinishedSpawns()
-        var tags = [UInt64](repeating: 0, count: 32)
         while true {
-            let count = Int(cspawn_exit_poller_take(exitPoller, &tags, Int32(tags.count)))
-            guard count > 0 else { break }
-            for tag in tags.prefix(count) { live[tag]?.childExitReported() }
-            if count < tags.count { break }
+            let count = Int(cspawn_exit_poller_take(exitPoller, &exitTags, Int32(exitTags.count)))
+            guard count > 0 else { return }
+            deliverFinishedSpawns()
+            for tag in exitTags.prefix(count) { live[tag]?.childExitReported() }
+            if count < exitTags.count { return }
         }
     }
 

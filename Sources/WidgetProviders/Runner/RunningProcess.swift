@@ -160,7 +160,6 @@ public final class RunningProcess {
     private var spawning = false
     private var cancelledWhileSpawning = false
     private var timedOutWhileSpawning = false
-    private var exitReportedWhileSpawning = false
     /// The run's tag with the runner (`RunnerSharedState.runLaunched`).
     private var tag: UInt64 = 0
     private var startedHandlers: [(Int32) -> Void] = []
@@ -249,7 +248,6 @@ public final class RunningProcess {
         }
         if cancelledWhileSpawning { signalGroup(SIGKILL) }
         if timedOutWhileSpawning { timeOut() }
-        if exitReportedWhileSpawning { childExitReported() }
     }
 
     /// Takes the child over: its pidfd (opened by the spawning thread, as was its memory cap) and the watch on its
@@ -287,13 +285,10 @@ public final class RunningProcess {
         return nil
     }
 
-    /// The exit poller reported the child's exit (once: the pidfd is one-shot in it).
+    /// The exit poller reported the child's exit (once: the pidfd is one-shot in it). The runner has taken the spawn
+    /// over before it reports (`RunnerSharedState.deliverExits`).
     func childExitReported() {
-        if spawning {
-            exitReportedWhileSpawning = true
-            return
-        }
-        guard !hasExited, !isFinished else { return }
+        guard !spawning, !hasExited, !isFinished else { return }
         childExited()
     }
 
@@ -361,12 +356,6 @@ public final class RunningProcess {
                 return
             } else {
                 closeStream(stream)
-                // End-of-file on a watched stream mostly means the child is gone: if its pidfd says so, take the exit
-                // now rather than one loop iteration per remaining source (the other stream's end, the pidfd).
-                if !untilEmpty, !hasExited, !isFinished, pidfd >= 0, cspawn_pidfd_exited(pidfd) != 0 {
-                    childExited()
-                    return
-                }
                 if hasExited && stdoutFD < 0 && stderrFD < 0 && !launching { finish(imposing: nil) }
                 return
             }

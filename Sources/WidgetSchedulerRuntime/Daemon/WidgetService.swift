@@ -454,17 +454,13 @@ public final class WidgetService {
     // MARK: - Logging
 
     func metadata(_ id: String, _ extra: Logger.Metadata = [:]) -> Logger.Metadata {
+        // `extra` wins over the widget's own fields.
         var fields = extra
-        addWidgetFields(id, to: &fields)
-        return fields
-    }
-
-    /// Adds the widget's id and kind to `fields`; fields already there win.
-    func addWidgetFields(_ id: String, to fields: inout Logger.Metadata) {
         if fields[JournalField.widgetID] == nil { fields[JournalField.widgetID] = .string(id) }
         if fields[JournalField.widgetKind] == nil, let kind = widgets[id]?.kind {
             fields[JournalField.widgetKind] = .string(kind)
         }
+        return fields
     }
 
     private func logDecision(_ decided: RequestDecision, at now: Instant) {

@@ -1,0 +1,65 @@
+# Sourced by suite.sh and p1-cpu.sh from the repository's root, after they set their own variables: the release
+# build, a scratch directory ($work), the trivial provider's fixture, starting and stopping one daemon.
+#
+# It sets: repo, bin, bench (daemon-bench), work, prio (the prefix that runs a command under SCHED_FIFO when
+# SCHED=fifo and chrt may), provider (examples/trivial/trivial.sh), and in $work: spawn-loop (the C loop),
+# providers/trivial.toml, developer.toml (developer mode for the trivial kind, 2 runs at a time) and request.json
+# (the request the C loop sends). The exit trap stops the daemon and removes $work.
+repo=$(pwd)
+export PATH=/opt/swift/usr/bin:$PATH
+SCRATCH=${SCRATCH:-.build}
+SCHED=${SCHED:-fifo}
+bin=$repo/$SCRATCH/release
+bench=$bin/daemon-bench
+log() { echo "$*" >&2; }
+
+work=$(mktemp -d /tmp/bench.XXXXXX)
+daemon_pid=
+stop_daemon() {
+    if [ -n "$daemon_pid" ]; then
+        kill -CONT "$daemon_pid" 2> /dev/null || true
+        kill -TERM "$daemon_pid" 2> /dev/null || true
+        while kill -0 "$daemon_pid" 2> /dev/null; do sleep 0.1; done
+        daemon_pid=
+    fi
+}
+trap 'stop_daemon; rm -rf "$work"' EXIT
+
+# build PRODUCT...: release builds into $SCRATCH.
+build() {
+    for product in "$@"; do swift build -c release --scratch-path "$SCRATCH" --product "$product" >&2; done
+}
+
+prio=
+if [ "$SCHED" = fifo ] && command -v chrt > /dev/null && chrt -f 1 true 2> /dev/null; then prio="chrt -f 1"; fi
+
+cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
+provider=$repo/examples/trivial/trivial.sh
+mkdir -p "$work/providers"
+sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
+printf 'developer-kinds = ["trivial"]\nmax-concurrent-runs = 2\n' > "$work/developer.toml"
+cat > "$work/request.json" <<'REQUEST'
+{"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
+REQUEST
+
+# start NAME CONFIG: starts the daemon on $work/NAME, sets daemon_pid, socket and started (the start line).
+start() {
+    socket=$work/$1/run/control.socket
+    started=$($prio "$bench" start --log "$work/$1.log" -- "$bin/widget-scheduler" --config "$2" \
+        --state-dir "$work/$1/state" --runtime-dir "$work/$1/run" --providers-dir "$work/providers")
+    daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
+    log "  $1: $started"
+}
+
+# add_trivial_widgets N: N widgets of the trivial kind on the started daemon.
+add_trivial_widgets() {
+    count=0
+    while [ "$count" -lt "$1" ]; do
+        WIDGET_SCHEDULER_SOCKET=$socket "$bin/widgetctl" add --kind trivial > /dev/null
+        count=$((count + 1))
+    done
+}
+
+machine_line() {
+    echo "machine: $(nproc) CPUs, $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1), $(uname -sr)"
+}
