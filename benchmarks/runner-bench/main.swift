@@ -2,7 +2,8 @@
 // WORKERS in flight at a time on the one loop thread, as the daemon runs them.
 //
 // usage: runner-bench PROVIDER REQUEST_FILE RUNS WORKERS
-// Prints "runs=N seconds=S rate=R parent_cpu_us_per_run=C", like spawn-loop, so run.sh can compare the two.
+// Prints "runs=N seconds=S rate=R parent_cpu_us_per_run=C children_cpu_us_per_run=P", like spawn-loop, so run.sh
+// can compare the two.
 // RUNNER_SANDBOX=1 spawns through a ProviderSandbox (Landlock, its default writable paths), as the daemon does.
 import Foundation
 import WidgetProviders
@@ -77,9 +78,13 @@ var usage = rusage()
 getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
 let cpu = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
     + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+var children = rusage()
+getrusage(Int32(RUSAGE_CHILDREN.rawValue), &children)
+let childrenCPU = Double(children.ru_utime.tv_sec + children.ru_stime.tv_sec)
+    + Double(children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6
 print(
     String(
-        format: "runs=%d seconds=%.3f rate=%.1f parent_cpu_us_per_run=%.1f", total, seconds, Double(total) / seconds,
-        cpu * 1e6 / Double(total)
+        format: "runs=%d seconds=%.3f rate=%.1f parent_cpu_us_per_run=%.1f children_cpu_us_per_run=%.1f", total,
+        seconds, Double(total) / seconds, cpu * 1e6 / Double(total), childrenCPU * 1e6 / Double(total)
     )
 )
