@@ -12,6 +12,8 @@ SCHED=${SCHED:-fifo}
 bin=$repo/$SCRATCH/release
 bench=$bin/daemon-bench
 log() { echo "$*" >&2; }
+# field NAME: the number after NAME= in the line on stdin (the programs' and daemon-bench's key=value output).
+field() { sed -n "s/.*$1=\([-0-9.na]*\).*/\1/p"; }
 
 work=$(mktemp -d /tmp/bench.XXXXXX)
 daemon_pid=

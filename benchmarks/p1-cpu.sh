@@ -34,8 +34,8 @@ own() { if [ -n "${1:-}" ]; then awk '{print $14 + $15}' /proc/"$1"/stat; else e
 # The reaped children's times (fields 16 and 17): the providers and what they waited for.
 reaped() { if [ -n "${1:-}" ]; then awk '{print $16 + $17}' /proc/"$1"/stat; else echo 0; fi; }
 # measure LABEL PID CMD...: one line of CPU per run while CMD runs: the machine's, the parent's and the providers'.
-# The parent and its reaped providers come from /proc/PID/stat for the daemon (PID), otherwise from the "parent_" and
-# "children_cpu_us_per_run" that spawn-loop and runner-bench print.
+# The parent and its reaped providers come from /proc/PID/stat for the daemon (PID), otherwise from the
+# parent_cpu_us_per_run and children_cpu_us_per_run that spawn-loop and runner-bench print.
 measure() {
     label=$1
     pid=$2
@@ -53,13 +53,10 @@ measure() {
     reaped_after=$(reaped "$pid")
     awk -v l="$label" -v runs="$runs" -v m="$((machine_after - machine_before))" -v h="$tck" \
         -v s="$((steal_after - steal_before))" \
-        -v o="$((own_after - own_before))" -v r="$((reaped_after - reaped_before))" -v printed="$printed" 'BEGIN {
-            if (printed ~ /parent_cpu_us_per_run=/) {
-                parent = printed; sub(/.*parent_cpu_us_per_run=/, "", parent); sub(/ .*/, "", parent)
-                children = printed; sub(/.*children_cpu_us_per_run=/, "", children); sub(/ .*/, "", children)
-            } else {
-                parent = o / h * 1e6 / runs; children = r / h * 1e6 / runs
-            }
+        -v o="$((own_after - own_before))" -v r="$((reaped_after - reaped_before))" \
+        -v parent="$(echo "$printed" | field parent_cpu_us_per_run)" \
+        -v children="$(echo "$printed" | field children_cpu_us_per_run)" 'BEGIN {
+            if (parent == "") { parent = o / h * 1e6 / runs; children = r / h * 1e6 / runs }
             printf "%-12s runs %6d  machine %5.0f µs/run  parent %4.0f  providers %5.0f  stolen %4.0f\n", l, runs,
                 m / h * 1e6 / runs, parent, children, s / h * 1e6 / runs }'
 }
@@ -99,9 +96,8 @@ while [ "$round" -le "$SAME_WINDOW" ]; do
     own_after=$(own "$daemon_pid")
     reaped_after=$(reaped "$daemon_pid")
     awk -v runs="$RUNS" -v all="$all" -v h="$tck" -v o="$((own_after - own_before))" \
-        -v r="$((reaped_after - reaped_before))" -v printed="$printed" 'BEGIN {
-            parent = printed; sub(/.*parent_cpu_us_per_run=/, "", parent); sub(/ .*/, "", parent)
-            children = printed; sub(/.*children_cpu_us_per_run=/, "", children); sub(/ .*/, "", children)
+        -v r="$((reaped_after - reaped_before))" -v parent="$(echo "$printed" | field parent_cpu_us_per_run)" \
+        -v children="$(echo "$printed" | field children_cpu_us_per_run)" 'BEGIN {
             daemon_runs = all - runs
             printf "runner-bench runs %6d  parent %4.0f  providers %5.0f", runs, parent, children
             printf "  |  daemon runs %6d  parent %4.0f  providers %5.0f\n", daemon_runs, o / h * 1e6 / daemon_runs,

@@ -28,7 +28,6 @@ PARTS=${PARTS:-"P1 P2 P3 P4"}
 build widget-scheduler widgetctl daemon-bench
 printf 'max-concurrent-runs = 2\n' > "$work/plain.toml"
 
-field() { sed -n "s/.*$1=\([-0-9.na]*\).*/\1/p"; }
 ctxt() {
     cat /proc/"$1"/task/*/status 2> /dev/null | awk '/^voluntary_ctxt_switches/ {v += $2} /^nonvoluntary_ctxt_switches/ {n += $2} END {print v + n}'
 }

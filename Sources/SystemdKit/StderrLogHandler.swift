@@ -59,11 +59,7 @@ public struct StderrLogHandler: LogHandler {
             line.append(UInt8(ascii: " "))
             line.append(contentsOf: field.name.utf8)
             line.append(UInt8(ascii: "="))
-            if needsQuotes(field.value) {
-                line.append(contentsOf: quoted(field.value).utf8)
-            } else {
-                line.append(contentsOf: field.value.utf8)
-            }
+            line.append(contentsOf: quoted(field.value).utf8)
         }
         return line
     }

@@ -151,7 +151,6 @@ public enum ProviderAnswerDecoder {
         }
     }
 
-
     private static func entry(_ value: JSONValue, index: Int?) throws -> TimelineEntry {
         guard case .object(let object) = value else {
             throw ProviderAnswerError.entryNotAnObject(entry: index, found: value.typeName)

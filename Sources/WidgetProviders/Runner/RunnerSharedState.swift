@@ -49,6 +49,11 @@ final class RunnerSharedState {
         self.loop = loop
     }
 
+    deinit {
+        bytes.deallocate()
+        if exitPoller >= 0 { close(exitPoller) }
+    }
+
     /// The spawn of `program` with `stdio` as descriptors 0–2 in `workingDirectory`, from the caches.
     func spawn(of program: SpawnProgram.Key, stdio: (Int32, Int32, Int32), workingDirectory: String?,
                dataLimit: UInt64?, tag: UInt64) throws(SpawnSetupError) -> QueuedSpawn {

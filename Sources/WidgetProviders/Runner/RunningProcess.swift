@@ -53,9 +53,7 @@ public final class RunningProcess {
     /// queued is killed once the loop takes the spawn over: at the child's exit, or at the latest when the run's
     /// stream watch is due (`ProcessSpec.streamWatchDelay`).
     public func cancel() {
-        guard !isFinished else { return }
-        if spawning { shared.deliverFinishedSpawns() }
-        guard !isFinished else { return }
+        guard takeOverFinishedSpawn() else { return }
         killedByRunner = true
         if spawning {
             cancelledWhileSpawning = true
@@ -110,10 +108,8 @@ public final class RunningProcess {
 
     /// The stream watch is due (`ProcessSpec.streamWatchDelay`): watch stdout and stderr, and time the rest out.
     private func streamWatchDue(after delay: Double) {
-        guard !isFinished else { return }
         // Also the moment a quiet run's finished spawn is taken over, if no exit came first.
-        if spawning { shared.deliverFinishedSpawns() }
-        guard !isFinished else { return }
+        guard takeOverFinishedSpawn() else { return }
         if let failure = watchStreams() {
             // A child still being spawned is killed the moment it exists; its run ends as killed.
             if spawning {
@@ -149,6 +145,15 @@ public final class RunningProcess {
         } catch {
             return .spawn(errno: EIO, message: "cannot watch the child: \(error)")
         }
+    }
+
+    /// Before acting on a run whose spawn is queued: takes over the runner's finished spawns, this one's if it is
+    /// done (the spawning thread reports only failed spawns on its own). Returns whether the run is still going; the
+    /// take-over may have finished it (a failed spawn).
+    private func takeOverFinishedSpawn() -> Bool {
+        guard !isFinished else { return false }
+        if spawning { shared.deliverFinishedSpawns() }
+        return !isFinished
     }
 
     // MARK: - Spawning
@@ -407,9 +412,7 @@ public final class RunningProcess {
     }
 
     private func timeOut() {
-        guard !hasExited else { return }
-        if spawning { shared.deliverFinishedSpawns() }
-        guard !hasExited, !isFinished else { return }
+        guard !hasExited, takeOverFinishedSpawn(), !hasExited else { return }
         if spawning {
             timedOutWhileSpawning = true
             return

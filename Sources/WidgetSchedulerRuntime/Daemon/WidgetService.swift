@@ -371,6 +371,8 @@ public final class WidgetService {
         let now = clock.now()
         let developer = !scheduler.settings.bindsFloorAndBudget(ofKind: run.kind) && run.reason.isBudgeted
         let note = developer ? "; developer mode: budget and floor lifted" : ""
+        // The widget's fields in the literal, not through `metadata(_:_:)`: this line and the run's end come with
+        // every run, and the helper copies the dictionary and looks the kind up again.
         logger.info("\(run.id): running \(run.kind) provider (\(run.reason.rawValue))\(note)", metadata: [
             JournalField.messageID: JournalMessageID.runStarted.metadataValue,
             JournalField.reloadReason: .string(run.reason.rawValue),
@@ -499,6 +501,7 @@ public final class WidgetService {
                         result: ProviderRunResult, stats: ProviderRunStats) {
         let stderr = result.stderrTail.isEmpty ? "" : result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
+        // The widget's fields in the literal, as in `logStart`.
         var fields: Logger.Metadata = [
             JournalField.reloadReason: .string(reason.rawValue),
             JournalField.providerPID: .string(String(stats.pid)),
