@@ -1,10 +1,11 @@
 // The baseline of the runner benchmark: a bare posix_spawn + write request + read stdout + waitpid loop.
 //
-// usage: spawn-loop PROVIDER REQUEST_FILE RUNS WORKERS
-// Each of WORKERS threads runs RUNS / WORKERS children one after another, blocking, and the program prints
-// "runs=N seconds=S rate=R parent_cpu_us_per_run=C children_cpu_us_per_run=P" (runs per second over the wall time
-// of all workers; the CPU time of this process itself, children excluded, per run; and that of the providers and
-// what they waited for, per run).
+// usage: spawn-loop PROVIDER REQUEST_FILE RUNS WORKERS [SECONDS]
+// Each of WORKERS threads runs RUNS / WORKERS children one after another, blocking; with SECONDS, each thread
+// instead starts runs until SECONDS have passed (RUNS is then ignored), so a rate can be measured over the same
+// window as another program's. The program prints "runs=N seconds=S rate=R parent_cpu_us_per_run=C
+// children_cpu_us_per_run=P" (runs per second over the wall time of all workers; the CPU time of this process
+// itself, children excluded, per run; and that of the providers and what they waited for, per run).
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -24,18 +25,26 @@ static const char *provider;
 static char *request;
 static size_t request_size;
 static int runs_per_worker;
+static double window_seconds;
+static struct timespec start;
 
 static void fail(const char *what) {
     perror(what);
     exit(1);
 }
 
-static void *worker(void *unused) {
-    (void)unused;
+static double since_start(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9;
+}
+
+static void *worker(void *finished_runs) {
     char *argv[] = {(char *)provider, NULL};
     char *envp[] = {"PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8", "WIDGET_SCHEDULER_PROTOCOL=1", NULL};
     char buffer[65536];
-    for (int run = 0; run < runs_per_worker; run++) {
+    int run = 0;
+    for (; window_seconds > 0 ? since_start() < window_seconds : run < runs_per_worker; run++) {
         int input[2], output[2];
         if (pipe2(input, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0) fail("pipe2");
         posix_spawn_file_actions_t actions;
@@ -65,12 +74,13 @@ static void *worker(void *unused) {
             exit(1);
         }
     }
+    *(int *)finished_runs = run;
     return NULL;
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: spawn-loop PROVIDER REQUEST_FILE RUNS WORKERS\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: spawn-loop PROVIDER REQUEST_FILE RUNS WORKERS [SECONDS]\n");
         return 64;
     }
     provider = argv[1];
@@ -81,16 +91,20 @@ int main(int argc, char **argv) {
     fclose(file);
     int runs = atoi(argv[3]), workers = atoi(argv[4]);
     if (runs <= 0 || workers <= 0) { fprintf(stderr, "spawn-loop: RUNS and WORKERS must be positive\n"); return 64; }
+    window_seconds = argc == 6 ? atof(argv[5]) : 0;
+    if (argc == 6 && !(window_seconds > 0)) { fprintf(stderr, "spawn-loop: SECONDS must be positive\n"); return 64; }
     signal(SIGPIPE, SIG_IGN);
     runs_per_worker = runs / workers;
-    struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     pthread_t threads[workers];
-    for (int index = 0; index < workers; index++) pthread_create(&threads[index], NULL, worker, NULL);
-    for (int index = 0; index < workers; index++) pthread_join(threads[index], NULL);
-    clock_gettime(CLOCK_MONOTONIC, &end);
-    double seconds = (double)(end.tv_sec - start.tv_sec) + (double)(end.tv_nsec - start.tv_nsec) / 1e9;
-    int total = runs_per_worker * workers;
+    int finished[workers];
+    for (int index = 0; index < workers; index++) pthread_create(&threads[index], NULL, worker, &finished[index]);
+    int total = 0;
+    for (int index = 0; index < workers; index++) {
+        pthread_join(threads[index], NULL);
+        total += finished[index];
+    }
+    double seconds = since_start();
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     double cpu = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +

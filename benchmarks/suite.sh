@@ -5,8 +5,8 @@
 #
 # usage: benchmarks/suite.sh
 # env:   SCRATCH=.build          scratch path of the release build
-#        ROUNDS=3 RUNS=2000      P1: alternating rounds (best kept) and C-loop runs per round
-#        P1_SECONDS=5            P1: seconds of daemon runs counted per round
+#        ROUNDS=3                P1: alternating rounds (best kept)
+#        P1_SECONDS=5            P1: seconds of runs counted per round, for the C loop and the daemon alike
 #        SCHED=fifo|other        the daemons, the C loop and the clients under `chrt -f 1` (default: it shields the
 #                                figures from other load on the machine; populating runs ordinary) or not
 #        P2_WIDGETS=100000 P3_WIDGETS=10000 P4_WIDGETS=1000
@@ -16,7 +16,6 @@
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3}
-RUNS=${RUNS:-2000}
 P1_SECONDS=${P1_SECONDS:-5}
 P2_WIDGETS=${P2_WIDGETS:-100000}
 P3_WIDGETS=${P3_WIDGETS:-10000}
@@ -57,10 +56,10 @@ round=1
 while [ "$round" -le "$ROUNDS" ]; do
     kill -STOP "$daemon_pid"
     sleep 0.3
-    c=$($prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2 | field rate)
+    c=$($prio "$work/spawn-loop" "$provider" "$work/request.json" 1 2 "$P1_SECONDS" | field rate)
     kill -CONT "$daemon_pid"
     d=$($prio "$bench" runs --socket "$socket" --warmup 1 --seconds "$P1_SECONDS" | field rate)
-    log "  round $round: C loop $c runs/s, daemon $d runs/s"
+    log "  round $round: C loop $c runs/s, daemon $d runs/s, ratio $(awk -v d="$d" -v c="$c" 'BEGIN {printf "%.3f", d / c}')"
     best_c=$(awk -v a="$c" -v b="$best_c" 'BEGIN {print (a > b) ? a : b}')
     best_d=$(awk -v a="$d" -v b="$best_d" 'BEGIN {print (a > b) ? a : b}')
     round=$((round + 1))

@@ -25,6 +25,7 @@ func timelineRequestWireShape() {
         "widget":{"configuration":{"location":"Paris"},"family":"systemSmall","id":"w1"}}
         """#
     #expect(String(decoding: request.encoded(), as: UTF8.self) == expected)
+    #expect(String(decoding: request.encodedLine(), as: UTF8.self) == expected + "\n")
 }
 
 @Test("an options request carries parameter and search, and may have no widget")

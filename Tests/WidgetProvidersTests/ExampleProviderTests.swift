@@ -22,7 +22,7 @@ private func run(_ manifest: ProviderManifest, _ request: ProviderRequest) throw
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    input.fileHandleForWriting.write(Data(request.encoded()))
+    input.fileHandleForWriting.write(Data(request.encodedLine()))
     try input.fileHandleForWriting.close()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -46,7 +46,7 @@ struct RunnerInvocationTests {
         let spec = invocation.processSpec
         #expect(spec.argv == ["/usr/lib/weather", "--metric"])
         #expect(spec.workingDirectory == "/usr/share/widget-scheduler/providers")
-        #expect(spec.stdin == Self.request.encoded())
+        #expect(spec.stdin == Self.request.encoded() + [UInt8(ascii: "\n")])
         #expect(spec.timeout == 12)
         #expect(spec.memoryMax == 32 << 20)
         #expect(spec.environment == ProcessSpec.minimalEnvironment.merging(["TZ": "UTC"]) { $1 })

@@ -149,4 +149,13 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
         output.raw("}")
         return output.bytes
     }
+
+    /// The request as written on a provider's stdin: `encoded()` and a newline, then end-of-file. A line-oriented
+    /// reader (a shell's `read`, `readline()`) gets the whole request in one line and a clean end of line; without
+    /// the newline a shell's `read` reports end-of-file with the line in hand, and its loop goes round once more.
+    public func encodedLine() -> [UInt8] {
+        var bytes = encoded()
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
 }

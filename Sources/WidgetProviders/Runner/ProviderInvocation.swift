@@ -34,7 +34,7 @@ public struct ProviderInvocation: Sendable {
             argv: manifest.exec,
             environment: ProcessSpec.minimalEnvironment.merging(extraEnvironment) { _, extra in extra },
             workingDirectory: Self.directory(of: manifest.path),
-            stdin: request.encoded(),
+            stdin: request.encodedLine(),
             timeout: manifest.timeout,
             grace: grace,
             memoryMax: UInt64(max(0, manifest.memoryMax))
