@@ -59,7 +59,8 @@ while [ "$round" -le "$ROUNDS" ]; do
     c=$($prio "$work/spawn-loop" "$provider" "$work/request.json" 1 2 "$P1_SECONDS" | field rate)
     kill -CONT "$daemon_pid"
     d=$($prio "$bench" runs --socket "$socket" --warmup 1 --seconds "$P1_SECONDS" | field rate)
-    log "  round $round: C loop $c runs/s, daemon $d runs/s, ratio $(awk -v d="$d" -v c="$c" 'BEGIN {printf "%.3f", d / c}')"
+    ratio=$(awk -v d="$d" -v c="$c" 'BEGIN {printf "%.3f", d / c}')
+    log "  round $round: C loop $c runs/s, daemon $d runs/s, ratio $ratio"
     best_c=$(awk -v a="$c" -v b="$best_c" 'BEGIN {print (a > b) ? a : b}')
     best_d=$(awk -v a="$d" -v b="$best_d" 'BEGIN {print (a > b) ? a : b}')
     round=$((round + 1))
