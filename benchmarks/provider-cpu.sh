@@ -23,10 +23,10 @@ provider=$work/probe/cpu-probe
 sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
 printf '%s\n' "$DAEMON_TOML" >> "$work/developer.toml"
 
-# report LABEL: the means of the probe's lines written by one parent since the last `rm`.
+# report LABEL PID: the means of the probe's lines written by the children of PID since the last `rm`.
 report() {
-    file=$(ls "$work"/probe/cpu.* 2> /dev/null | head -1)
-    [ -n "$file" ] || { log "provider-cpu: no run of the probe recorded for $1"; exit 1; }
+    file=$work/probe/cpu.$2
+    [ -s "$file" ] || { log "provider-cpu: no run of the probe recorded for $1"; exit 1; }
     awk -v label="$1" '{ main += $1; own += $2 - $1; date += $3; runs++ } END {
         printf "%-12s runs %6d  spawn to main %6.1f µs  main to end %5.1f µs  date %6.1f µs\n", label, runs,
             main / runs / 1000, own / runs / 1000, date / runs / 1000 }' "$file"
@@ -41,16 +41,19 @@ while [ "$round" -le "$ROUNDS" ]; do
     kill -STOP "$daemon_pid"
     sleep 0.3
     rm -f "$work"/probe/cpu.*
-    $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2 > /dev/null
-    report "C loop"
-    rm -f "$work"/probe/cpu.*
-    RUNNER_SANDBOX=1 $prio "$bin/runner-bench" "$provider" "$work/request.json" "$RUNS" 2 > /dev/null
-    report "runner-bench"
-    rm -f "$work"/probe/cpu.*
+    # In the background only to learn the pid (chrt execs the program, so it keeps the pid), then waited for.
+    $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2 > /dev/null &
+    loop_pid=$!
+    wait "$loop_pid"
+    report "C loop" "$loop_pid"
+    RUNNER_SANDBOX=1 $prio "$bin/runner-bench" "$provider" "$work/request.json" "$RUNS" 2 > /dev/null &
+    runner_pid=$!
+    wait "$runner_pid"
+    report "runner-bench" "$runner_pid"
     kill -CONT "$daemon_pid"
     sleep "$SECONDS_DAEMON"
     kill -STOP "$daemon_pid"
-    report "daemon"
+    report "daemon" "$daemon_pid"
     kill -CONT "$daemon_pid"
     round=$((round + 1))
 done
