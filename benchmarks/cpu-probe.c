@@ -6,6 +6,7 @@
 // before its execve, the exec and the dynamic loader), at its end, and its reaped child's (date's) CPU time. Its
 // parent's pid names the file, so the C loop's, runner-bench's and the daemon's runs are told apart.
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
@@ -43,7 +44,9 @@ int main(void) {
     close(output[0]);
     if (count > 0 && date[count - 1] == '\n') date[count - 1] = 0;
     int status;
-    while (waitpid(pid, &status, 0) < 0) {}
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) return 1;
+    }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || count <= 0) return 1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &at_end);
     struct rusage children;

@@ -1,10 +1,10 @@
-# Sourced by suite.sh and p1-cpu.sh from the repository's root, after they set their own variables: the release
-# build, a scratch directory ($work), the trivial provider's fixture, starting and stopping one daemon.
+# Sourced by suite.sh, p1-cpu.sh and provider-cpu.sh from the repository's root, after they set their own variables:
+# the release build, a scratch directory ($work), the trivial provider's fixture, starting and stopping one daemon.
 #
 # It sets: repo, bin, bench (daemon-bench), work, prio (the prefix that runs a command under SCHED_FIFO when
-# SCHED=fifo and chrt may), provider (examples/trivial/trivial.sh), and in $work: spawn-loop (the C loop),
-# providers/trivial.toml, developer.toml (developer mode for the trivial kind, 2 runs at a time) and request.json
-# (the request the C loop sends). The exit trap stops the daemon and removes $work.
+# SCHED=fifo and chrt may), provider (examples/trivial/trivial.sh, or use_provider's), and in $work: spawn-loop (the
+# C loop), providers/trivial.toml, developer.toml (developer mode for the trivial kind, 2 runs at a time) and
+# request.json (the request the C loop sends). The exit trap stops the daemon and removes $work.
 repo=$(pwd)
 export PATH=/opt/swift/usr/bin:$PATH
 SCRATCH=${SCRATCH:-.build}
@@ -36,9 +36,13 @@ prio=
 if [ "$SCHED" = fifo ] && command -v chrt > /dev/null && chrt -f 1 true 2> /dev/null; then prio="chrt -f 1"; fi
 
 cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
-provider=$repo/examples/trivial/trivial.sh
 mkdir -p "$work/providers"
-sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
+# use_provider PATH: PATH serves the trivial kind (providers/trivial.toml) and is what the C loop runs ($provider).
+use_provider() {
+    provider=$1
+    sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
+}
+use_provider "$repo/examples/trivial/trivial.sh"
 printf 'developer-kinds = ["trivial"]\nmax-concurrent-runs = 2\n' > "$work/developer.toml"
 cat > "$work/request.json" <<'REQUEST'
 {"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
@@ -51,6 +55,22 @@ start() {
         --state-dir "$work/$1/state" --runtime-dir "$work/$1/run" --providers-dir "$work/providers")
     daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
     log "  $1: $started"
+}
+
+# start_p1 NAME [LINES]: the daemon of P1's measurements on $work/NAME: developer.toml with LINES added (more
+# configuration, such as "provider-sandbox = false"), and 4 widgets of the trivial kind, so both of its 2 run slots
+# stay busy.
+start_p1() {
+    printf '%s\n' "${2:-}" >> "$work/developer.toml"
+    start "$1" "$work/developer.toml"
+    add_trivial_widgets 4
+}
+
+# pause_daemon: stops the started daemon (SIGSTOP) and lets the runs it had in flight end, before another loop is
+# measured alone; resume with `kill -CONT "$daemon_pid"`.
+pause_daemon() {
+    kill -STOP "$daemon_pid"
+    sleep 0.3
 }
 
 # add_trivial_widgets N: N widgets of the trivial kind on the started daemon.

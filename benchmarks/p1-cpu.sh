@@ -61,16 +61,13 @@ measure() {
                 m / h * 1e6 / runs, parent, children, s / h * 1e6 / runs }'
 }
 
-printf '%s\n' "$DAEMON_TOML" >> "$work/developer.toml"
-start daemon "$work/developer.toml" 2> /dev/null
-add_trivial_widgets 4
+start_p1 daemon "$DAEMON_TOML" 2> /dev/null
 
 machine_line
 echo "scheduling: ${prio:-ordinary}; provider: $provider; 2 workers / max-concurrent-runs 2"
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
-    kill -STOP "$daemon_pid"
-    sleep 0.3
+    pause_daemon
     measure "C loop" "" $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2
     RUNNER_SANDBOX=1 measure "runner-bench" "" $prio "$bin/runner-bench" "$provider" "$work/request.json" "$RUNS" 2
     kill -CONT "$daemon_pid"

@@ -19,9 +19,7 @@ DAEMON_TOML=${DAEMON_TOML:-}
 build widget-scheduler widgetctl daemon-bench runner-bench
 mkdir -p "$work/probe"
 cc -O2 -o "$work/probe/cpu-probe" benchmarks/cpu-probe.c
-provider=$work/probe/cpu-probe
-sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
-printf '%s\n' "$DAEMON_TOML" >> "$work/developer.toml"
+use_provider "$work/probe/cpu-probe"
 
 # report LABEL PID: the means of the probe's lines written by the children of PID since the last `rm`.
 report() {
@@ -32,14 +30,12 @@ report() {
             main / runs / 1000, own / runs / 1000, date / runs / 1000 }' "$file"
 }
 
-start daemon "$work/developer.toml" 2> /dev/null
-add_trivial_widgets 4
+start_p1 daemon "$DAEMON_TOML" 2> /dev/null
 machine_line
 echo "scheduling: ${prio:-ordinary}; 2 at a time; provider: benchmarks/cpu-probe.c"
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
-    kill -STOP "$daemon_pid"
-    sleep 0.3
+    pause_daemon
     rm -f "$work"/probe/cpu.*
     # In the background only to learn the pid (chrt execs the program, so it keeps the pid), then waited for.
     $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2 > /dev/null &

@@ -48,14 +48,12 @@ echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); scheduling: ${pri
 if part P1; then
 log "P1: daemon vs C loop, $ROUNDS rounds"
 mkdir -p "$work/p1"
-start p1 "$work/developer.toml"
-add_trivial_widgets 4
+start_p1 p1
 best_c=0
 best_d=0
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
-    kill -STOP "$daemon_pid"
-    sleep 0.3
+    pause_daemon
     c=$($prio "$work/spawn-loop" "$provider" "$work/request.json" 1 2 "$P1_SECONDS" | field rate)
     kill -CONT "$daemon_pid"
     d=$($prio "$bench" runs --socket "$socket" --warmup 1 --seconds "$P1_SECONDS" | field rate)
