@@ -123,9 +123,14 @@ void cspawn_job_run(cspawn_job *job) {
     job->pidfd = -1;
     job->pidfd_errno = 0;
     job->limit_errno = 0;
+    job->descriptor_limit_errno = 0;
     job->result = posix_spawn(&job->pid, job->path, job->actions, job->attributes, job->argv, job->envp);
     if (job->result != 0) return;
     if (job->data_limit > 0 && cspawn_limit_data(job->pid, job->data_limit) != 0) job->limit_errno = errno;
+    if (job->descriptor_soft_limit > 0
+        && cspawn_limit_descriptors(job->pid, job->descriptor_soft_limit, job->descriptor_hard_limit) != 0) {
+        job->descriptor_limit_errno = errno;
+    }
     job->pidfd = cspawn_pidfd_open(job->pid);
     if (job->pidfd < 0) job->pidfd_errno = errno;
 }
@@ -182,7 +187,7 @@ static void *sandbox_main(void *argument) {
         pthread_mutex_lock(&sandbox->mutex);
         // Added to the poller under the lock: the caller, woken by the child's exit, takes the finished list under
         // it too, and so always finds this job there. A job the poller will not report needs the eventfd.
-        int reported = cspawn_job_watch_exit(job) == 0 && job->limit_errno == 0;
+        int reported = cspawn_job_watch_exit(job) == 0 && job->limit_errno == 0 && job->descriptor_limit_errno == 0;
         append_job(&sandbox->finished_head, &sandbox->finished_tail, job);
         if (!reported) {
             sandbox->event_counted = 1;

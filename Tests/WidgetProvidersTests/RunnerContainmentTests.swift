@@ -127,6 +127,38 @@ struct RunnerContainmentTests {
         #expect((roomy.peakMemoryBytes ?? 0) > 400 << 20)
     }
 
+    @Test(arguments: [false, true])
+    func childrenGetTheDescriptorLimitTheRunnerIsGiven(sandboxed: Bool) throws {
+        let directory = try RunnerHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var own = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &own)
+        let argv = try RunnerHarness.interpreted("#!/bin/sh\necho \"$(ulimit -n) $(ulimit -Hn)\"\n", in: directory)
+        let sandbox = sandboxed ? try ProviderSandbox(writablePaths: [directory.path]) : nil
+        let given = RunnerHarness.run([ProcessSpec(argv: argv)], sandbox: sandbox,
+                                      childDescriptorLimit: (soft: 200, hard: UInt64(own.rlim_max)))[0]
+        #expect(given.failure == nil)
+        #expect(String(decoding: given.stdout, as: UTF8.self) == "200 \(own.rlim_max)\n")
+        let inherited = RunnerHarness.run([ProcessSpec(argv: argv)], sandbox: sandbox)[0]
+        #expect(String(decoding: inherited.stdout, as: UTF8.self) == "\(own.rlim_cur) \(own.rlim_max)\n")
+    }
+
+    @Test func aDescriptorLimitThatCannotBeSetFailsTheRunAndLeavesNoChild() throws {
+        let directory = try RunnerHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let argv = try RunnerHarness.interpreted("#!/bin/sh\nsleep 5\n", in: directory)
+        // A soft limit above the hard one is EINVAL, whoever asks.
+        let result = RunnerHarness.run([ProcessSpec(argv: argv)], childDescriptorLimit: (soft: 300, hard: 200))[0]
+        guard case .spawn(let number, let message) = result.failure else {
+            Issue.record("expected a spawn failure, got \(String(describing: result.failure))")
+            return
+        }
+        #expect(number == EINVAL)
+        #expect(message.contains("cannot set the descriptor limit of"))
+        #expect(result.duration < 2, "the child was killed, not waited for")
+        #expect(RunnerHarness.groupIsGone(result.pid))
+    }
+
     @Test func timeoutTerminatesTheWholeGroupWithinTheGrace() throws {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

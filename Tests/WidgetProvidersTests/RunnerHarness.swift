@@ -45,10 +45,12 @@ enum RunnerHarness {
 
     /// Runs several specs at once on one loop and returns their results in order.
     static func run(_ specs: [ProcessSpec], sandbox: ProviderSandbox? = nil,
+                    childDescriptorLimit: (soft: UInt64, hard: UInt64)? = nil,
                     afterStart: ([RunningProcess]) -> Void = { _ in }) -> [ProcessResult] {
         subreaper
         let loop = PollEventLoop()
         let runner = ProviderRunner(loop: loop, sandbox: sandbox)
+        runner.childDescriptorLimit = childDescriptorLimit
         var results = [ProcessResult?](repeating: nil, count: specs.count)
         var handles: [RunningProcess] = []
         for (index, spec) in specs.enumerated() {

@@ -42,6 +42,9 @@ typedef struct cspawn_job {
     char *const *envp;
     /// RLIMIT_DATA for the child, set the moment posix_spawn returns; 0 sets none.
     uint64_t data_limit;
+    /// RLIMIT_NOFILE (soft, hard) for the child, set after the data limit; a soft limit of 0 sets none.
+    uint64_t descriptor_soft_limit;
+    uint64_t descriptor_hard_limit;
     pid_t pid;
     /// posix_spawn's result: 0 or an error number.
     int result;
@@ -50,6 +53,8 @@ typedef struct cspawn_job {
     int pidfd_errno;
     /// 0, or the errno of setting `data_limit`.
     int limit_errno;
+    /// 0, or the errno of setting the descriptor limits.
+    int descriptor_limit_errno;
     /// An epoll set (`cspawn_exit_poller_create`) the child's pidfd is added to, one-shot with `tag` as its data,
     /// by `cspawn_job_watch_exit`; -1 for none.
     int exit_poller;
@@ -59,8 +64,9 @@ typedef struct cspawn_job {
     struct cspawn_job *next;
 } cspawn_job;
 
-/// Runs `job` on the calling thread: posix_spawn (which returns once the child has exec'd), then the data limit,
-/// then the pidfd, so the child runs uncapped only for the moment between its exec and the prlimit call.
+/// Runs `job` on the calling thread: posix_spawn (which returns once the child has exec'd), then the data and
+/// descriptor limits, then the pidfd, so the child runs with the caller's limits only for the moment between its exec
+/// and the prlimit calls.
 void cspawn_job_run(cspawn_job *job);
 
 /// Adds a spawned job's pidfd to its exit poller (EPOLLIN, one-shot, `tag` as data). Returns 0, or -1 when the job

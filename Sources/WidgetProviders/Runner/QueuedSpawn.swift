@@ -17,24 +17,27 @@ final class QueuedSpawn {
     private let attributes: SpawnAttributes
 
     /// Prepares the spawn of `program` with `attributes` and `fileActions`, and if given `dataLimit` as its
-    /// RLIMIT_DATA; the child's pidfd then goes into `exitPoller` (if not -1) with `tag`.
+    /// RLIMIT_DATA and `descriptorLimit` as its RLIMIT_NOFILE; the child's pidfd then goes into `exitPoller` (if not
+    /// -1) with `tag`.
     init(program: SpawnProgram, fileActions: SpawnFileActions, attributes: SpawnAttributes, dataLimit: UInt64?,
-         exitPoller: Int32, tag: UInt64) {
+         descriptorLimit: (soft: UInt64, hard: UInt64)?, exitPoller: Int32, tag: UInt64) {
         self.program = program
         self.fileActions = fileActions
         self.attributes = attributes
         job.initialize(to: cspawn_job(path: program.path, actions: fileActions.actions,
                                       attributes: attributes.attributes, argv: program.arguments,
-                                      envp: program.variables, data_limit: dataLimit ?? 0, pid: 0, result: 0,
-                                      pidfd: -1, pidfd_errno: 0, limit_errno: 0, exit_poller: exitPoller, tag: tag,
-                                      poller_errno: 0, next: nil))
+                                      envp: program.variables, data_limit: dataLimit ?? 0,
+                                      descriptor_soft_limit: descriptorLimit?.soft ?? 0,
+                                      descriptor_hard_limit: descriptorLimit?.hard ?? 0, pid: 0, result: 0,
+                                      pidfd: -1, pidfd_errno: 0, limit_errno: 0, descriptor_limit_errno: 0,
+                                      exit_poller: exitPoller, tag: tag, poller_errno: 0, next: nil))
     }
 
     deinit {
         job.deallocate()
     }
 
-    /// Spawns on the calling thread, blocking until the child has exec'd, then caps its data, opens its pidfd and
+    /// Spawns on the calling thread, blocking until the child has exec'd, then sets its limits, opens its pidfd and
     /// adds it to the exit poller, as the sandbox's thread does.
     func spawnHere() {
         cspawn_job_run(job)
@@ -51,6 +54,8 @@ final class QueuedSpawn {
     var pidfdErrno: Int32 { job.pointee.pidfd_errno }
     /// 0, or why the data limit could not be set.
     var limitErrno: Int32 { job.pointee.limit_errno }
+    /// 0, or why the descriptor limit could not be set.
+    var descriptorLimitErrno: Int32 { job.pointee.descriptor_limit_errno }
     /// 0, or why the pidfd could not be added to the exit poller.
     var pollerErrno: Int32 { job.pointee.poller_errno }
 }

@@ -41,6 +41,8 @@ final class RunnerSharedState {
     private var programs: [SpawnProgram.Key: SpawnProgram] = [:]
     private var fileActions: [SpawnFileActions.Key: SpawnFileActions] = [:]
     private var attributes: SpawnAttributes?
+    /// RLIMIT_NOFILE for every child (`ProviderRunner.childDescriptorLimit`); nil: they inherit this process's.
+    var childDescriptorLimit: (soft: UInt64, hard: UInt64)?
     /// Entries a cache holds before it starts over: more than the runs in flight need.
     private static let cacheLimit = 64
 
@@ -71,7 +73,7 @@ final class RunnerSharedState {
         }
         let built = Self.cached(program, in: &programs) { SpawnProgram($0) }
         return QueuedSpawn(program: built, fileActions: actions, attributes: attributes, dataLimit: dataLimit,
-                           exitPoller: exitPoller, tag: tag)
+                           descriptorLimit: childDescriptorLimit, exitPoller: exitPoller, tag: tag)
     }
 
     /// `cache[key]`, or what `make` builds for it, kept; a full cache starts over.

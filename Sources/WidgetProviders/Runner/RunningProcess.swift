@@ -277,6 +277,10 @@ public final class RunningProcess {
             return abandonStartedChild(.spawn(errno: spawn.limitErrno,
                                               message: "cannot cap the memory of \(programPath)"))
         }
+        if spawn.descriptorLimitErrno != 0 {
+            return abandonStartedChild(.spawn(errno: spawn.descriptorLimitErrno,
+                                              message: "cannot set the descriptor limit of \(programPath)"))
+        }
         if spawn.pollerErrno != 0 {
             return abandonStartedChild(.spawn(errno: spawn.pollerErrno, message: "cannot watch the child's exit"))
         }

@@ -89,19 +89,19 @@ public final class ControlServer: ControlConnectionDelegate {
     public var connectionCount: Int { clients.count }
 
     /// Raises the soft limit on open descriptors to the hard limit (at most `cap`), so that thousands of idle
-    /// control connections do not exhaust the usual soft limit of 1024. Returns the soft limit now in force. Call it
-    /// once at daemon start; the provider runner closes inherited descriptors, so children are not affected.
+    /// control connections do not exhaust the usual soft limit of 1024. Call it once at daemon start. Returns the
+    /// limits the process had when it raised them, nil when it left them as they were: what its children should be
+    /// given back (`ProviderRunner.childDescriptorLimit`), since they would otherwise inherit the raised one.
     @discardableResult
-    public static func raiseDescriptorLimit(cap: UInt64 = 65_536) -> UInt64 {
+    public static func raiseDescriptorLimit(cap: UInt64 = 65_536) -> (soft: UInt64, hard: UInt64)? {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
         let wanted = min(limit.rlim_max, rlim_t(cap))
-        if limit.rlim_cur < wanted {
-            var raised = limit
-            raised.rlim_cur = wanted
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { return UInt64(wanted) }
-        }
-        return UInt64(limit.rlim_cur)
+        guard limit.rlim_cur < wanted else { return nil }
+        var raised = limit
+        raised.rlim_cur = wanted
+        guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 else { return nil }
+        return (UInt64(limit.rlim_cur), UInt64(limit.rlim_max))
     }
 
     /// Creates, binds and listens on a Unix socket at `path`, mode 0666 (authorization is per call, by peer

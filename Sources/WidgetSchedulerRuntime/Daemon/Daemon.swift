@@ -164,7 +164,7 @@ public final class Daemon {
         _ = mallopt(mallocMmapThreshold, 8 << 20)
         _ = mallopt(mallocTrimThreshold, 8 << 20)
 
-        _ = ControlServer.raiseDescriptorLimit()
+        runner.childDescriptorLimit = ControlServer.raiseDescriptorLimit()
         handler = DaemonControlHandler(service: service, authorization: .forCurrentProcess(),
                                        version: options.version, logger: logger)
         server = ControlServer(loop: loop, handler: handler,
