@@ -67,6 +67,33 @@ final class RawVarlinkConnection {
         }
     }
 
+    /// Every whole reply that has arrived by now, in order, without waiting: reads until the socket is empty and
+    /// hands each reply's bytes (without the NUL) to `body`. Returns false once the daemon closed the connection.
+    func drain(_ body: (ArraySlice<UInt8>) -> Void) throws -> Bool {
+        var open = true
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                inbox += buffer[0..<count]
+                continue
+            }
+            if count == 0 {
+                open = false
+                break
+            }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { break }
+            throw BenchError("recv: \(String(cString: strerror(errno)))")
+        }
+        var start = inbox.startIndex
+        while let end = inbox[start...].firstIndex(of: 0) {
+            body(inbox[start..<end])
+            start = end + 1
+        }
+        inbox.removeSubrange(..<start)
+        return open
+    }
+
     /// One call: the reply's bytes; a Varlink error reply is an error naming it.
     func call(_ json: String, timeout: Double = 60) throws -> ArraySlice<UInt8> {
         try send(json)

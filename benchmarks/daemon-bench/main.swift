@@ -3,7 +3,7 @@
 //   daemon-bench populate --dir STATE --providers DIR [--kind K --widgets N --entries N --first S --spacing S
 //                         --stagger S --after S]          write a state directory of N widgets with timelines
 //   daemon-bench start --log FILE [--timeout S] -- DAEMON ARGS...   start the daemon, time exec to READY=1, RSS
-//   daemon-bench runs --socket PATH [--warmup S --seconds S]         provider runs finished per second (Watch)
+//   daemon-bench runs --socket PATH [--warmup S --seconds S --batch S]   provider runs finished per second (Watch)
 //   daemon-bench entries --socket PATH [--expect N --timeout S]      lateness of entryChanged events (Watch)
 //   daemon-bench reload --socket PATH --kind K [--calls N --warmup N --pause S]   Reload round trips
 //   daemon-bench list --socket PATH [--calls N --warmup N]           List round trips
