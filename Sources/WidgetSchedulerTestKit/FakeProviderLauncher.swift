@@ -21,7 +21,11 @@ public final class FakeProviderLauncher: ProviderLauncher {
         }
 
         public func terminate() { terminated = true }
-        public func whenStarted(_ body: @escaping (Int32) -> Void) { body(pid) }
+        /// Calls `body` at once, as for a run that lasts, unless the launch was made with `quickRuns` set.
+        public func whenLasting(_ body: @escaping (Int32) -> Void) {
+            if !isQuick { body(pid) }
+        }
+        fileprivate var isQuick = false
 
         /// Finishes the run with `result`, as the event loop would.
         public func complete(_ result: ProviderRunResult, duration: Double = 0.01) {
@@ -43,6 +47,9 @@ public final class FakeProviderLauncher: ProviderLauncher {
 
     public private(set) var launches: [Launch] = []
     private var nextPID: Int32 = 1000
+    /// While set, launches are quick runs: they end (whenever the test completes them) without ever lasting, so
+    /// their `whenLasting` handlers are never called.
+    public var quickRuns = false
 
     public init() {}
 
@@ -54,6 +61,7 @@ public final class FakeProviderLauncher: ProviderLauncher {
     ) -> ProviderRunHandle {
         nextPID += 1
         let launch = Launch(invocation: invocation, pid: nextPID, completion: completion)
+        launch.isQuick = quickRuns
         launches.append(launch)
         return launch
     }

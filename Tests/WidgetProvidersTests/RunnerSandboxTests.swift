@@ -120,6 +120,29 @@ struct RunnerSandboxTests {
         #expect(String(decoding: result.stdout, as: UTF8.self) == "\(result.pid)\n")
     }
 
+    @Test(arguments: [false, true])
+    func onlyARunStillGoingAfterItsStreamWatchDelayIsToldAsLasting(sandboxed: Bool) throws {
+        let sandbox = sandboxed ? try ProviderSandbox(writablePaths: ["/dev"]) : nil
+        // Over long before its 20 s delay: never lasting.
+        let quick = ProcessSpec(argv: ["sh", "-c", "echo quick"], timeout: 30, streamWatchDelay: 20)
+        // Still sleeping 10 ms in: lasting then, with its pid.
+        let slow = ProcessSpec(argv: ["sh", "-c", "sleep 1; echo slow"], timeout: 30, streamWatchDelay: 0.01)
+        var lasting: [[Int32]] = [[], []]
+        var lastingLate: [Int32] = []
+        let results = RunnerHarness.run([quick, slow], sandbox: sandbox) { runs in
+            for (index, run) in runs.enumerated() {
+                run.whenLasting { pid in
+                    lasting[index].append(pid)
+                    // A handler added once the run has lasted is called at once.
+                    run.whenLasting { lastingLate.append($0) }
+                }
+            }
+        }
+        #expect(results.map(\.failure) == [nil, nil])
+        #expect(lasting == [[], [results[1].pid]])
+        #expect(lastingLate == [results[1].pid])
+    }
+
     @Test func aQuietSandboxedRunEndsAtItsExitWithNoStreamWatchOrSpawnWakeUp() throws {
         let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
         // No stream watch before 20 s: only the exit poller can end this run quickly.

@@ -22,6 +22,22 @@ struct WidgetServiceTests {
         #expect(harness.journal.entries(messageID: JournalMessageID.runStarted.rawValue).count == 1)
     }
 
+    @Test func aQuickRunHasOnlyItsEndOfRunLineWithThePidReasonAndTokensLeft() throws {
+        let harness = try WidgetServiceHarness()
+        harness.launcher.quickRuns = true
+        let id = try harness.addWidget(kind: "weather", parameters: ["location": .string("Paris"),
+                                                                     "units": .string("metric")])
+        let launch = try #require(harness.launcher.launches.last)
+        #expect(harness.journal.entries(messageID: JournalMessageID.runStarted.rawValue).isEmpty)
+        launch.succeed(Timeline(entries: [TimelineEntry(date: Date(timeIntervalSince1970: 0))], policy: .never))
+        let finished = harness.journal.entries(messageID: JournalMessageID.runFinished.rawValue)
+        #expect(finished.count == 1)
+        #expect(finished.first?.fields[JournalField.providerPID] == String(launch.pid))
+        #expect(finished.first?.fields[JournalField.reloadReason] == "initial")
+        let tokens = try #require(harness.service.scheduler.tokens(of: id, at: harness.clock.now()))
+        #expect(finished.first?.fields[JournalField.tokens] == WidgetService.twoDecimals(tokens))
+    }
+
     @Test func missingParametersComeFromTheProviderThenTheManifest() throws {
         let harness = try WidgetServiceHarness()
         var result: Result<String, ControlError>?

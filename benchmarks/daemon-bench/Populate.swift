@@ -90,7 +90,7 @@ final class ImmediateLauncher: ProviderLauncher {
     private final class Handle: ProviderRunHandle {
         var pid: Int32 { 1 }
         func terminate() {}
-        func whenStarted(_ body: @escaping (Int32) -> Void) { body(pid) }
+        func whenLasting(_ body: @escaping (Int32) -> Void) {}
     }
 }
 

@@ -72,6 +72,17 @@ public final class RunningProcess {
         }
     }
 
+    /// Calls `body` with the child's pid once the run has gone on for its stream-watch delay
+    /// (`ProcessSpec.streamWatchDelay`) with the child still running, as far as the loop knows (at once if that moment
+    /// has passed); never for a run that ends, or is heard to end, sooner.
+    public func whenLasting(_ body: @escaping (Int32) -> Void) {
+        if hasLasted {
+            body(pid)
+        } else if !isFinished {
+            lastingHandlers.append(body)
+        }
+    }
+
     func launch() {
         defer { launching = false }
         startTime = MonotonicClock.now()
@@ -119,6 +130,11 @@ public final class RunningProcess {
                 finish(imposing: failure)
             }
             return
+        }
+        if spawning {
+            lastsWhenSpawned = true
+        } else {
+            lasted()
         }
         let remaining = spec.timeout - delay
         guard remaining > 0 else {
@@ -168,6 +184,11 @@ public final class RunningProcess {
     /// The run's tag with the runner (`RunnerSharedState.runLaunched`).
     private var tag: UInt64 = 0
     private var startedHandlers: [(Int32) -> Void] = []
+    private var lastingHandlers: [(Int32) -> Void] = []
+    /// The stream-watch delay passed with the child running; `whenLasting` handlers have been told.
+    private var hasLasted = false
+    /// The stream-watch delay passed while the spawn was still queued: the run has lasted once it is spawned.
+    private var lastsWhenSpawned = false
     private var programPath = ""
 
     private enum Preparation {
@@ -252,7 +273,17 @@ public final class RunningProcess {
             return
         }
         if cancelledWhileSpawning { signalGroup(SIGKILL) }
+        if lastsWhenSpawned && !cancelledWhileSpawning { lasted() }
         if timedOutWhileSpawning { timeOut() }
+    }
+
+    /// The run has gone on for its stream-watch delay: tells the `whenLasting` handlers, if the child still runs.
+    private func lasted() {
+        guard !hasExited, !isFinished, !hasLasted else { return }
+        hasLasted = true
+        let handlers = lastingHandlers
+        lastingHandlers = []
+        for handler in handlers { handler(pid) }
     }
 
     /// Takes the child over: its pidfd (opened by the spawning thread, as was its memory cap) and the watch on its
@@ -436,6 +467,7 @@ public final class RunningProcess {
     private func finish(imposing imposed: ProcessFailure?) {
         guard !isFinished else { return }
         isFinished = true
+        lastingHandlers = []
         defer { shared.runEnded(tag) }
         read(from: .stdout, untilEmpty: true)
         read(from: .stderr, untilEmpty: true)

@@ -31,6 +31,6 @@ public final class SpawningLauncher: ProviderLauncher {
         init(_ process: RunningProcess) { self.process = process }
         var pid: Int32 { process.pid }
         func terminate() { process.cancel() }
-        func whenStarted(_ body: @escaping (Int32) -> Void) { process.whenStarted(body) }
+        func whenLasting(_ body: @escaping (Int32) -> Void) { process.whenLasting(body) }
     }
 }

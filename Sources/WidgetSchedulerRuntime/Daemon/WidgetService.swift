@@ -310,8 +310,9 @@ public final class WidgetService {
             }
         }
         for run in launched {
-            // The "running" line carries the provider's pid, known once the (queued) spawn is done.
-            run.handle.whenStarted { [weak self] pid in self?.logStart(run, pid: pid) }
+            // A run still going once it has lasted 25 ms gets a "running" line then, with its pid; a quicker one only
+            // its end-of-run line, which carries the same fields: one line a run rather than two.
+            run.handle.whenLasting { [weak self] pid in self?.logStart(run, pid: pid) }
         }
     }
 
@@ -405,7 +406,7 @@ public final class WidgetService {
         widgets[id]?.lastRun?.outcome = outcomeName
         let kind = widgets[id]?.kind ?? ""
         let tell = { [self] in
-            logRun(id, kind: kind, reason: reason, outcome: outcome, result: result, stats: stats)
+            logRun(id, kind: kind, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
             batch.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .run,
                                               reason: reason.rawValue, outcome: outcomeName,
                                               detail: result.failure?.detail))
@@ -498,7 +499,7 @@ public final class WidgetService {
     }
 
     private func logRun(_ id: String, kind: String, reason: RunReason, outcome: RunOutcome,
-                        result: ProviderRunResult, stats: ProviderRunStats) {
+                        result: ProviderRunResult, stats: ProviderRunStats, at now: Instant) {
         let stderr = result.stderrTail.isEmpty ? "" : result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
         // The widget's fields in the literal, as in `logStart`.
@@ -506,6 +507,7 @@ public final class WidgetService {
             JournalField.reloadReason: .string(reason.rawValue),
             JournalField.providerPID: .string(String(stats.pid)),
             JournalField.durationUsec: .string(String(Int(stats.duration * 1_000_000))),
+            JournalField.tokens: .string(Self.twoDecimals(scheduler.tokens(of: id, at: now) ?? 0)),
             JournalField.widgetID: .string(id),
             JournalField.widgetKind: .string(kind),
         ]

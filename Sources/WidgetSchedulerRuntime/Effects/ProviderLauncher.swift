@@ -6,9 +6,9 @@ public protocol ProviderRunHandle: AnyObject {
     var pid: Int32 { get }
     /// Stops the run: its whole process group is killed, and its completion is still called once.
     func terminate()
-    /// Calls `body` with the provider's pid once its process exists (at once if it does), or with 0 if it could not
-    /// start; once, before the completion. A spawn may finish after `launch` returns.
-    func whenStarted(_ body: @escaping (Int32) -> Void)
+    /// Calls `body` with the provider's pid if the run is still going once it has lasted a moment (25 ms for the
+    /// real runner); once, before the completion; never for a run that ends sooner.
+    func whenLasting(_ body: @escaping (Int32) -> Void)
 }
 
 /// Starts provider processes. The real one spawns with posix_spawn; the test kit's fake records and completes runs

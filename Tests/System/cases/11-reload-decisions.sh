@@ -2,7 +2,7 @@
 # journal (WIDGET_KIND, RELOAD_REASON, DECISION, MESSAGE_ID), the floor deferring a second request, `journalctl -x`
 # explaining it, and an unprivileged peer refused.
 start_widget_scheduler
-run_started=$(message_id runStarted)
+run_finished=$(message_id runFinished)
 decided=$(message_id requestDecided)
 
 step "the initial run of a new widget is in the journal"
@@ -11,9 +11,9 @@ initial_run_succeeded() {
     [ "$(widgetctl list --json | json_get "[w['lastOutcome'] for w in d if w['id'] == '$id'][0]")" = success ]
 }
 wait_until 10 "the initial run to succeed" initial_run_succeeded
-expect_eq "$(journal_field RELOAD_REASON -u widget-scheduler MESSAGE_ID="$run_started" WIDGET_ID="$id")" initial \
+expect_eq "$(journal_field RELOAD_REASON -u widget-scheduler MESSAGE_ID="$run_finished" WIDGET_ID="$id")" initial \
     "RELOAD_REASON of the initial run"
-expect_eq "$(journal_field WIDGET_KIND -u widget-scheduler MESSAGE_ID="$run_started" WIDGET_ID="$id")" system \
+expect_eq "$(journal_field WIDGET_KIND -u widget-scheduler MESSAGE_ID="$run_finished" WIDGET_ID="$id")" system \
     "WIDGET_KIND of the initial run"
 
 step "a reload inside the default floor is deferred, in the reply and in the journal"
@@ -40,13 +40,13 @@ grep -q "A reload request for widget $id (system) was decided: deferred." <<< "$
 step "with a 1 s floor (config re-read on reload) the deferred run moves up, a request runs, a second is deferred"
 printf 'minimum-interval = 1\n' > /etc/widget-scheduler/widget-scheduler.toml
 systemctl reload widget-scheduler.service
-# The run deferred above (due 300 s after the initial run) is now due 1 s after it, so it starts within a second.
+# The run deferred above (due 300 s after the initial run) is now due 1 s after it, so it runs within a second.
 explicit_runs_at_least() {
     journalctl --sync
-    [ "$(journalctl -u widget-scheduler MESSAGE_ID="$run_started" WIDGET_ID="$id" RELOAD_REASON=explicit -o cat |
+    [ "$(journalctl -u widget-scheduler MESSAGE_ID="$run_finished" WIDGET_ID="$id" RELOAD_REASON=explicit -o cat |
         wc -l)" -ge "$1" ]
 }
-wait_until 10 "the deferred run to start under the new floor" explicit_runs_at_least 1
+wait_until 10 "the deferred run to run under the new floor" explicit_runs_at_least 1
 sleep 1.2
 reply=$(widgetctl reload "$id" --json) || fail "widgetctl reload after the floor"
 expect_eq "$(json_get "d['decisions'][0]['decision']" <<< "$reply")" ran "decision after the floor passed"

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import WidgetProtocol
+
+/// Which journal lines a provider run gets from the real daemon: a run still going 25 ms after its launch has a "run
+/// started" line then, and its end-of-run line; a quicker one has its end-of-run line only, which carries the same
+/// fields.
+@Suite("run journal lines")
+struct RunJournalTests {
+    @Test func aQuickRunHasOnlyItsEndLineAndASlowOneAlsoItsStartLine() throws {
+        let world = try ReliabilityWorld(config: "")
+        let answer = #"{"entries":[{"date":"2000-01-01T00:00:00Z","content":{}}],"policy":"never"}"#
+        try world.addKind("quick", script: "#!/bin/sh\necho '\(answer)'\n")
+        // Well past the 25 ms after which a run is announced.
+        try world.addKind("slow", script: "#!/bin/sh\nsleep 0.5\necho '\(answer)'\n")
+        try world.start()
+        // Several quick ones: a loaded machine may slow one past the moment its spawn is taken over anyway.
+        let quick = try (0..<3).map { _ in try world.add("quick") }
+        let slow = try world.add("slow")
+        let lines = try eventually("every run's end line") { () -> [DaemonLogLine]? in
+            let lines = world.logLines
+            let ended = Set(lines.filter { $0.messageID == .runFinished }.compactMap(\.widget))
+            return ended.isSuperset(of: quick + [slow]) ? lines : nil
+        }
+        var quickRunsJudged = 0
+        for id in quick + [slow] {
+            let mine = lines.filter { $0.widget == id }
+            let starts = mine.filter { $0.messageID == .runStarted }
+            let end = try #require(mine.first { $0.messageID == .runFinished })
+            #expect(end.fields["RELOAD_REASON"] == "initial")
+            #expect(end.fields["TOKENS"] != nil, "the end line tells the tokens left: \(end)")
+            let seconds = Double(end.fields["DURATION_USEC"] ?? "").map { $0 / 1e6 } ?? .infinity
+            if id == slow {
+                #expect(starts.count == 1, "\(id): \(mine)")
+            } else if seconds < 0.01 {
+                // Over well before 25 ms, whatever the moment its exit was heard of.
+                quickRunsJudged += 1
+                #expect(starts.isEmpty, "\(id) ran \(seconds) s: \(mine)")
+            }
+            for start in starts {
+                #expect(start.fields["PROVIDER_PID"] == end.fields["PROVIDER_PID"])
+                let startIndex = lines.firstIndex { $0.description == start.description }
+                let endIndex = lines.firstIndex { $0.description == end.description }
+                #expect(startIndex.map { $0 < endIndex ?? 0 } == true, "\(id): the start line comes first")
+            }
+        }
+        #expect(quickRunsJudged > 0, "no quick run ended within 10 ms")
+    }
+}
