@@ -97,7 +97,7 @@ let package = Package(
         .executableTarget(
             name: "daemon-bench",
             dependencies: ["WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetProviders", "WidgetProtocol",
-                           .product(name: "Logging", package: "swift-log")],
+                           "SystemdKit", .product(name: "Logging", package: "swift-log")],
             path: "benchmarks/daemon-bench"
         ),
         .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),

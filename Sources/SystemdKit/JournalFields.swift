@@ -36,7 +36,7 @@ public enum JournalFields {
            utf8.count <= maximumNameLength,
            utf8.allSatisfy({ ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
                || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }),
-           !reservedNames.contains(key) {
+           !isReserved(key) {
             return key
         }
         var characters: [Character] = key.unicodeScalars.map { scalar in
@@ -55,6 +55,18 @@ public enum JournalFields {
             name = collisionPrefix + name
         }
         return String(name.prefix(maximumNameLength))
+    }
+
+    /// Whether `name` is one of `reservedNames`, without hashing it: they are 7, 8, 9 or 17 bytes long, and field
+    /// names of other lengths (most of them) are told apart by their length alone.
+    private static func isReserved(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 7: return name == "MESSAGE"
+        case 8: return name == "PRIORITY"
+        case 9: return name.utf8.first == UInt8(ascii: "C") && reservedNames.contains(name)
+        case 17: return name == "SYSLOG_IDENTIFIER"
+        default: return false
+        }
     }
 
     /// The text of a metadata value: strings as they are, everything else in swift-log's own rendering.
@@ -88,17 +100,26 @@ public enum JournalFields {
     /// The metadata as journal fields sorted by name; when two keys map to the same name, the one sorting last wins.
     /// One sort of (name, key) pairs, no intermediate dictionary: every journal line of the daemon passes here.
     public static func metadataFields(_ metadata: Logger.Metadata) -> [(name: String, value: String)] {
-        var named: [(name: String, key: String, value: Logger.MetadataValue)] = []
-        named.reserveCapacity(metadata.count)
+        // The names are sorted by index: moving (name, key, value) tuples about was most of this function's time.
+        var names: [String] = []
+        var keys: [String] = []
+        var values: [Logger.MetadataValue] = []
+        names.reserveCapacity(metadata.count)
+        keys.reserveCapacity(metadata.count)
+        values.reserveCapacity(metadata.count)
         for (key, value) in metadata {
             guard let name = fieldName(forMetadataKey: key) else { continue }
-            named.append((name, key, value))
+            names.append(name)
+            keys.append(key)
+            values.append(value)
         }
-        named.sort { ($0.name, $0.key) < ($1.name, $1.key) }
+        var order = Array(names.indices)
+        order.sort { names[$0] != names[$1] ? names[$0] < names[$1] : keys[$0] < keys[$1] }
         var fields: [(name: String, value: String)] = []
-        fields.reserveCapacity(named.count)
-        for (index, field) in named.enumerated() where index + 1 == named.count || named[index + 1].name != field.name {
-            fields.append((field.name, text(of: field.value)))
+        fields.reserveCapacity(order.count)
+        for (position, index) in order.enumerated()
+        where position + 1 == order.count || names[order[position + 1]] != names[index] {
+            fields.append((names[index], text(of: values[index])))
         }
         return fields
     }

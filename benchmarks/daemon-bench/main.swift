@@ -8,6 +8,7 @@
 //   daemon-bench reload --socket PATH --kind K [--calls N --warmup N --pause S]   Reload round trips
 //   daemon-bench list --socket PATH [--calls N --warmup N]           List round trips
 //   daemon-bench decision [--sizes 1000,10000,100000 --samples N]    one Scheduler.handle of a reload
+//   daemon-bench log-line [--lines N --rounds N] 2> FILE             one run's journal line on stderr, and its parts
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -22,6 +23,7 @@ do {
     case "reload": try ControlMeasurements.reload(try BenchOptions(rest))
     case "list": try ControlMeasurements.list(try BenchOptions(rest))
     case "decision": try DecisionBenchmark.run(try BenchOptions(rest))
+    case "log-line": try LogLineBenchmark.run(try BenchOptions(rest))
     default: throw BenchError("unknown mode \(mode)")
     }
 } catch {
