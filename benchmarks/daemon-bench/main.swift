@@ -9,6 +9,9 @@
 //   daemon-bench list --socket PATH [--calls N --warmup N]           List round trips
 //   daemon-bench decision [--sizes 1000,10000,100000 --samples N]    one Scheduler.handle of a reload
 //   daemon-bench log-line [--lines N --rounds N] 2> FILE             one run's journal line on stderr, and its parts
+//   daemon-bench run-path [--runs N --rounds N]                      a run's request, spec, decoding, Watch events
+//   daemon-bench service-path --dir STATE --providers DIR [--runs N --rounds N --flush-every N] 2> FILE
+//                                                                    P1's runs through WidgetService, no processes
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -24,6 +27,8 @@ do {
     case "list": try ControlMeasurements.list(try BenchOptions(rest))
     case "decision": try DecisionBenchmark.run(try BenchOptions(rest))
     case "log-line": try LogLineBenchmark.run(try BenchOptions(rest))
+    case "run-path": try RunPathBenchmark.run(try BenchOptions(rest))
+    case "service-path": try ServicePathBenchmark.run(try BenchOptions(rest))
     default: throw BenchError("unknown mode \(mode)")
     }
 } catch {
