@@ -19,7 +19,9 @@ enum ServicePathBenchmark {
         let providers = try options.string("providers")
         try? FileManager.default.removeItem(at: directory)
         let manifests = ManifestLoader.load(directories: [providers])
-        guard manifests.widgetKind("trivial") != nil else { throw BenchError("no manifest in \(providers) serves trivial") }
+        guard manifests.widgetKind("trivial") != nil else {
+            throw BenchError("no manifest in \(providers) serves trivial")
+        }
         let store = try StateStore(directory: directory)
         let logger = Logger(label: "service-path") { _ in StderrLogHandler(level: .info) }
         let launcher = AnsweringLauncher()
