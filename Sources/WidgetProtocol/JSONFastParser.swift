@@ -78,9 +78,11 @@ enum JSONFastParser {
 
         mutating func object(depth: Int) -> JSONValue? {
             index += 1
-            var members: [String: JSONValue] = [:]
             skipWhitespace()
-            if consume(UInt8(ascii: "}")) { return .object(members) }
+            if consume(UInt8(ascii: "}")) { return .object([:]) }
+            // Room for a few members at once: growing from empty reallocated the storage at the first, second and
+            // fourth member, each time through the runtime's generic metadata cache.
+            var members = [String: JSONValue](minimumCapacity: 4)
             while true {
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let key = string() else { return nil }
@@ -114,15 +116,18 @@ enum JSONFastParser {
         mutating func string() -> String? {
             index += 1
             let start = index
-            // The common case: no escape, copied as it is once validated.
+            var isASCII = true
+            // The common case: no escape, copied as it is once validated (ASCII needs no validation).
             while index < bytes.count {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\"") {
                     defer { index += 1 }
-                    return String(validating: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    return isASCII ? String(decoding: text, as: UTF8.self) : String(validating: text, as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") { break }
                 if byte < 0x20 { return nil }
+                if byte >= 0x80 { isASCII = false }
                 index += 1
             }
             var decoded = Array(bytes[start..<index])
