@@ -502,15 +502,15 @@ public final class WidgetService {
                         result: ProviderRunResult, stats: ProviderRunStats, at now: Instant) {
         let stderr = result.stderrTail.isEmpty ? "" : result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
-        // The widget's fields in the literal, as in `logStart`.
-        var fields: Logger.Metadata = [
-            JournalField.reloadReason: .string(reason.rawValue),
-            JournalField.providerPID: .string(String(stats.pid)),
-            JournalField.durationUsec: .string(String(Int(stats.duration * 1_000_000))),
-            JournalField.tokens: .string(Self.twoDecimals(scheduler.tokens(of: id, at: now) ?? 0)),
-            JournalField.widgetID: .string(id),
-            JournalField.widgetKind: .string(kind),
-        ]
+        // The widget's fields set here, as in `logStart`; room for all of them at once, so that the storage is not
+        // reallocated as the outcome's fields are added.
+        var fields = Logger.Metadata(minimumCapacity: 10)
+        fields[JournalField.reloadReason] = .string(reason.rawValue)
+        fields[JournalField.providerPID] = .string(String(stats.pid))
+        fields[JournalField.durationUsec] = .string(String(Int(stats.duration * 1_000_000)))
+        fields[JournalField.tokens] = .string(Self.twoDecimals(scheduler.tokens(of: id, at: now) ?? 0))
+        fields[JournalField.widgetID] = .string(id)
+        fields[JournalField.widgetKind] = .string(kind)
         if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(status) }
         switch outcome {
         case .success(let timeline):
