@@ -527,7 +527,7 @@ public final class WidgetService {
     }
 
     /// `value` with two decimals, as `%.2f` writes it, without `String(format:)` (a few per cent of a run's
-    /// time: every "running" line carries the tokens left).
+    /// time: every end-of-run line carries the tokens left).
     static func twoDecimals(_ value: Double) -> String {
         // Exact only away from a half-hundredth, where value × 100's rounding error cannot change the answer;
         // the rest (and large or non-finite values) go to printf, which rounds the exact binary value.
