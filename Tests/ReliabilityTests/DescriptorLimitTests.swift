@@ -14,8 +14,12 @@ struct DescriptorLimitTests {
         let started: UInt64 = 1_024
         try #require(UInt64(limit.rlim_max) > started, "the hard limit leaves the daemon no room to raise its own")
         let world = try ReliabilityWorld(config: "")
+        // The limit is set the moment the spawn returns, after the provider's exec: it looks for up to 2 s for the
+        // one it should get, then tells what it has.
         try world.addKind("limits", script: """
             #!/bin/sh
+            tries=0
+            while [ "$(ulimit -n)" != \(started) ] && [ $tries -lt 200 ]; do sleep 0.01; tries=$((tries + 1)); done
             entry='{"date":"2000-01-01T00:00:00Z","content":{"soft":"%s","hard":"%s"}}'
             printf "{\\"entries\\":[$entry],\\"policy\\":\\"never\\"}\\n" "$(ulimit -n)" "$(ulimit -Hn)"
             """)

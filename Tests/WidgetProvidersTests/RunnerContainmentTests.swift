@@ -133,13 +133,25 @@ struct RunnerContainmentTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var own = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &own)
-        let argv = try RunnerHarness.interpreted("#!/bin/sh\necho \"$(ulimit -n) $(ulimit -Hn)\"\n", in: directory)
+        // The limit is set the moment the spawn returns, after the child's exec: the child looks for up to 2 s for
+        // the one it expects, then tells what it has.
+        func reporter(expecting soft: UInt64, named name: String) throws -> [String] {
+            try RunnerHarness.interpreted("""
+                #!/bin/sh
+                tries=0
+                while [ "$(ulimit -n)" != \(soft) ] && [ $tries -lt 200 ]; do sleep 0.01; tries=$((tries + 1)); done
+                echo "$(ulimit -n) $(ulimit -Hn)"
+                """, named: name, in: directory)
+        }
         let sandbox = sandboxed ? try ProviderSandbox(writablePaths: [directory.path]) : nil
-        let given = RunnerHarness.run([ProcessSpec(argv: argv)], sandbox: sandbox,
+        let given = RunnerHarness.run([ProcessSpec(argv: try reporter(expecting: 200, named: "given"))],
+                                      sandbox: sandbox,
                                       childDescriptorLimit: (soft: 200, hard: UInt64(own.rlim_max)))[0]
         #expect(given.failure == nil)
         #expect(String(decoding: given.stdout, as: UTF8.self) == "200 \(own.rlim_max)\n")
-        let inherited = RunnerHarness.run([ProcessSpec(argv: argv)], sandbox: sandbox)[0]
+        let inherited = RunnerHarness.run([ProcessSpec(argv: try reporter(expecting: UInt64(own.rlim_cur),
+                                                                           named: "inherited"))],
+                                          sandbox: sandbox)[0]
         #expect(String(decoding: inherited.stdout, as: UTF8.self) == "\(own.rlim_cur) \(own.rlim_max)\n")
     }
 

@@ -33,8 +33,9 @@ public final class ProviderRunner {
     /// The sandbox every child is spawned in, if any.
     public var sandbox: ProviderSandbox? { shared.sandbox }
 
-    /// The open-descriptor limits (RLIMIT_NOFILE) every child is given the moment it is spawned, in place of this
-    /// process's; nil (the default): children inherit this process's. A daemon that raises its own soft limit for
+    /// The open-descriptor limits (RLIMIT_NOFILE) every child is given the moment it is spawned (after its exec, as
+    /// the data limit: its first instructions may still see this process's), in place of this process's; nil (the
+    /// default): children inherit this process's. A daemon that raises its own soft limit for
     /// its clients gives its children the limits it started with, as systemd does for its services: a program using
     /// select(2) cannot take descriptors past 1024, and some close every descriptor up to the limit.
     public var childDescriptorLimit: (soft: UInt64, hard: UInt64)? {

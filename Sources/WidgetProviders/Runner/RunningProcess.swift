@@ -210,7 +210,11 @@ public final class RunningProcess {
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
-        guard cspawn_pipe(&input, 1) == 0 else {
+        // A request of at most PIPE_BUF bytes goes into the new, empty pipe in one write that cannot block, whatever
+        // the pipe's size: its writing end can stay blocking, one fcntl fewer per run. A larger one might not fit a
+        // pipe shrunk by the user's pipe-buffer quota, and must find out without blocking.
+        let inputNonblockingEnd: Int32 = spec.stdin.count <= Int(PIPE_BUF) ? -1 : 1
+        guard cspawn_pipe(&input, inputNonblockingEnd) == 0 else {
             return .failure(.spawn(errno: errno, message: "cannot create a pipe"))
         }
         guard cspawn_pipe(&output, 0) == 0 else {
