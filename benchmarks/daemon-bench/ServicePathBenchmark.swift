@@ -10,11 +10,14 @@ import WidgetSchedulerRuntime
 /// runs at a time, each answered from bytes as soon as the last one is done and decoded as a provider's stdout; its
 /// journal line on stderr, its Watch events encoded for one watcher, the state written every `--flush-every` runs
 /// (the daemon writes at most every 100 ms). Microseconds of the service's own work per run, best of `--rounds`.
+/// With `--thrash-kb N`, N KiB of memory are written between two runs, untimed, as a provider's exec would evict the
+/// caches between two runs in the daemon: the same work, cold.
 enum ServicePathBenchmark {
     static func run(_ options: BenchOptions) throws {
         let runs = try options.int("runs", 50_000)
         let rounds = try options.int("rounds", 3)
         let flushEvery = try options.int("flush-every", 120)
+        let thrash = [UInt8](repeating: 0, count: max(0, try options.int("thrash-kb", 0)) * 1024)
         let directory = URL(fileURLWithPath: try options.string("dir"), isDirectory: true)
         let providers = try options.string("providers")
         try? FileManager.default.removeItem(at: directory)
@@ -41,9 +44,16 @@ enum ServicePathBenchmark {
         for _ in 0..<4 { service.add(kind: "trivial", family: nil, parameters: [:]) { _ in } }
         var best = Double.infinity
         var ticks = 0
+        var scratch = thrash
         for _ in 0..<rounds {
-            let started = Clock.monotonic()
+            var spent = 0.0
             for run in 1...runs {
+                if !scratch.isEmpty {
+                    scratch.withUnsafeMutableBytes { bytes in
+                        for offset in stride(from: 0, to: bytes.count, by: 64) { bytes[offset] &+= 1 }
+                    }
+                }
+                let started = Clock.monotonic()
                 // A run due again a moment later waits for the timer, which the daemon's loop would fire.
                 while launcher.isIdle {
                     service.tick()
@@ -51,13 +61,14 @@ enum ServicePathBenchmark {
                 }
                 launcher.answerOldest()
                 if run % flushEvery == 0 { service.flush() }
+                spent += Clock.monotonic() - started
             }
-            best = min(best, (Clock.monotonic() - started) / Double(runs))
+            best = min(best, spent / Double(runs))
         }
         service.flush()
         try store.close()
-        print(String(format: "service_run_us=%.2f ticks_per_run=%.3f watch_bytes=%d", best * 1e6,
-                     Double(ticks) / Double(runs * rounds), sent))
+        print(String(format: "service_run_us=%.2f ticks_per_run=%.3f watch_bytes=%d thrash_kb=%d", best * 1e6,
+                     Double(ticks) / Double(runs * rounds), sent, thrash.count / 1024))
     }
 }
 
