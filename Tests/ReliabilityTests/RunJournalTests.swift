@@ -15,7 +15,7 @@ struct RunJournalTests {
         try world.addKind("slow", script: "#!/bin/sh\nsleep 0.5\necho '\(answer)'\n")
         try world.start()
         // Several quick ones: a loaded machine may slow one past the moment its spawn is taken over anyway.
-        let quick = try (0..<3).map { _ in try world.add("quick") }
+        let quick = try (0..<5).map { _ in try world.add("quick") }
         let slow = try world.add("slow")
         let lines = try eventually("every run's end line") { () -> [DaemonLogLine]? in
             let lines = world.logLines
@@ -32,8 +32,9 @@ struct RunJournalTests {
             let seconds = Double(end.fields["DURATION_USEC"] ?? "").map { $0 / 1e6 } ?? .infinity
             if id == slow {
                 #expect(starts.count == 1, "\(id): \(mine)")
-            } else if seconds < 0.01 {
-                // Over well before 25 ms, whatever the moment its exit was heard of.
+            } else if seconds < 0.02 {
+                // Over before 25 ms: its exit was handled before the moment a run is announced (a timer fires late,
+                // never early).
                 quickRunsJudged += 1
                 #expect(starts.isEmpty, "\(id) ran \(seconds) s: \(mine)")
             }
@@ -44,6 +45,6 @@ struct RunJournalTests {
                 #expect(startIndex.map { $0 < endIndex ?? 0 } == true, "\(id): the start line comes first")
             }
         }
-        #expect(quickRunsJudged > 0, "no quick run ended within 10 ms")
+        #expect(quickRunsJudged > 0, "no quick run ended within 20 ms")
     }
 }
