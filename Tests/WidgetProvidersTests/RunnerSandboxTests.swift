@@ -126,7 +126,7 @@ struct RunnerSandboxTests {
         // Over long before its 20 s delay: never lasting.
         let quick = ProcessSpec(argv: ["sh", "-c", "echo quick"], timeout: 30, streamWatchDelay: 20)
         // Still sleeping 10 ms in: lasting then, with its pid.
-        let slow = ProcessSpec(argv: ["sh", "-c", "sleep 1; echo slow"], timeout: 30, streamWatchDelay: 0.01)
+        let slow = ProcessSpec(argv: ["sh", "-c", "sleep 0.3; echo slow"], timeout: 30, streamWatchDelay: 0.01)
         var lasting: [[Int32]] = [[], []]
         var lastingLate: [Int32] = []
         let results = RunnerHarness.run([quick, slow], sandbox: sandbox) { runs in
