@@ -35,9 +35,9 @@ public final class ProviderRunner {
 
     /// The open-descriptor limits (RLIMIT_NOFILE) every child is given the moment it is spawned (after its exec, as
     /// the data limit: its first instructions may still see this process's), in place of this process's; nil (the
-    /// default): children inherit this process's. A daemon that raises its own soft limit for
-    /// its clients gives its children the limits it started with, as systemd does for its services: a program using
-    /// select(2) cannot take descriptors past 1024, and some close every descriptor up to the limit.
+    /// default): children inherit this process's. A daemon that raises its own soft limit for its clients gives its
+    /// children the limits it started with, as systemd does for its services: a program using select(2) cannot take
+    /// descriptors past 1024, and some close every descriptor up to the limit.
     public var childDescriptorLimit: (soft: UInt64, hard: UInt64)? {
         get { shared.childDescriptorLimit }
         set { shared.childDescriptorLimit = newValue }
