@@ -73,6 +73,23 @@ pause_daemon() {
     sleep 0.3
 }
 
+# p1_rounds MEASURE: ROUNDS alternating rounds of the bare C loop, runner-bench (sandboxed) and the started daemon,
+# 2 runs at a time each ($RUNS runs for the first two, $SECONDS_DAEMON seconds for the daemon, which is paused while
+# the others run). Each side is measured by `MEASURE LABEL PID CMD...`: PID is the daemon's for the daemon (CMD then
+# only waits) and empty for a program that CMD runs.
+p1_rounds() {
+    round=1
+    while [ "$round" -le "$ROUNDS" ]; do
+        pause_daemon
+        "$1" "C loop" "" $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2
+        RUNNER_SANDBOX=1 "$1" "runner-bench" "" $prio "$bin/runner-bench" "$provider" "$work/request.json" "$RUNS" 2
+        kill -CONT "$daemon_pid"
+        sleep 0.5
+        "$1" "daemon" "$daemon_pid" sleep "$SECONDS_DAEMON"
+        round=$((round + 1))
+    done
+}
+
 # add_trivial_widgets N: N widgets of the trivial kind on the started daemon.
 add_trivial_widgets() {
     count=0

@@ -65,16 +65,7 @@ start_p1 daemon "$DAEMON_TOML" 2> /dev/null
 
 machine_line
 echo "scheduling: ${prio:-ordinary}; provider: $provider; 2 workers / max-concurrent-runs 2"
-round=1
-while [ "$round" -le "$ROUNDS" ]; do
-    pause_daemon
-    measure "C loop" "" $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2
-    RUNNER_SANDBOX=1 measure "runner-bench" "" $prio "$bin/runner-bench" "$provider" "$work/request.json" "$RUNS" 2
-    kill -CONT "$daemon_pid"
-    sleep 0.5
-    measure "daemon" "$daemon_pid" sleep "$SECONDS_DAEMON"
-    round=$((round + 1))
-done
+p1_rounds measure
 stop_daemon
 
 [ "$SAME_WINDOW" -gt 0 ] || exit 0

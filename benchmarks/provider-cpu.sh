@@ -30,26 +30,28 @@ report() {
             main / runs / 1000, own / runs / 1000, date / runs / 1000 }' "$file"
 }
 
+# probe LABEL PID CMD...: p1_rounds' measurement, the probe's lines of the providers started while CMD runs. A
+# program is run in the background only to learn its pid (chrt execs it, so it keeps the pid), then waited for; the
+# daemon is paused after its window, so that the report reads a file no longer growing.
+probe() {
+    label=$1
+    pid=$2
+    shift 2
+    rm -f "$work"/probe/cpu.*
+    if [ -n "$pid" ]; then
+        "$@"
+        kill -STOP "$pid"
+        report "$label" "$pid"
+        kill -CONT "$pid"
+    else
+        "$@" > /dev/null &
+        pid=$!
+        wait "$pid"
+        report "$label" "$pid"
+    fi
+}
+
 start_p1 daemon "$DAEMON_TOML" 2> /dev/null
 machine_line
 echo "scheduling: ${prio:-ordinary}; 2 at a time; provider: benchmarks/cpu-probe.c"
-round=1
-while [ "$round" -le "$ROUNDS" ]; do
-    pause_daemon
-    rm -f "$work"/probe/cpu.*
-    # In the background only to learn the pid (chrt execs the program, so it keeps the pid), then waited for.
-    $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2 > /dev/null &
-    loop_pid=$!
-    wait "$loop_pid"
-    report "C loop" "$loop_pid"
-    RUNNER_SANDBOX=1 $prio "$bin/runner-bench" "$provider" "$work/request.json" "$RUNS" 2 > /dev/null &
-    runner_pid=$!
-    wait "$runner_pid"
-    report "runner-bench" "$runner_pid"
-    kill -CONT "$daemon_pid"
-    sleep "$SECONDS_DAEMON"
-    kill -STOP "$daemon_pid"
-    report "daemon" "$daemon_pid"
-    kill -CONT "$daemon_pid"
-    round=$((round + 1))
-done
+p1_rounds probe

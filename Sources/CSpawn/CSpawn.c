@@ -74,11 +74,6 @@ int cspawn_limit_data(pid_t pid, uint64_t bytes) {
     return prlimit(pid, RLIMIT_DATA, &limit, NULL);
 }
 
-int cspawn_limit_descriptors(pid_t pid, uint64_t soft, uint64_t hard) {
-    struct rlimit limit = { .rlim_cur = soft, .rlim_max = hard };
-    return prlimit(pid, RLIMIT_NOFILE, &limit, NULL);
-}
-
 int cspawn_reap(int pidfd, cspawn_exit_status *status) {
     siginfo_t info;
     struct rusage usage;

@@ -127,8 +127,7 @@ void cspawn_job_run(cspawn_job *job) {
     job->result = posix_spawn(&job->pid, job->path, job->actions, job->attributes, job->argv, job->envp);
     if (job->result != 0) return;
     if (job->data_limit > 0 && cspawn_limit_data(job->pid, job->data_limit) != 0) job->limit_errno = errno;
-    if (job->descriptor_soft_limit > 0
-        && cspawn_limit_descriptors(job->pid, job->descriptor_soft_limit, job->descriptor_hard_limit) != 0) {
+    if (job->descriptor_limit.rlim_cur > 0 && prlimit(job->pid, RLIMIT_NOFILE, &job->descriptor_limit, NULL) != 0) {
         job->descriptor_limit_errno = errno;
     }
     job->pidfd = cspawn_pidfd_open(job->pid);

@@ -57,16 +57,20 @@ public enum JournalFields {
         return String(name.prefix(maximumNameLength))
     }
 
-    /// Whether `name` is one of `reservedNames`, without hashing it: they are 7, 8, 9 or 17 bytes long, and field
-    /// names of other lengths (most of them) are told apart by their length alone.
+    /// Bit n is set when a reserved name is n bytes long; bit c - "A" when one starts with the letter c.
+    private static let reservedLengths: UInt64 = reservedNames.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
+    private static let reservedInitials: UInt64 = reservedNames.reduce(0) {
+        $0 | 1 << UInt64($1.utf8.first! - UInt8(ascii: "A"))
+    }
+
+    /// Whether `name`, a valid field name (an upper-case letter first, at most 64 bytes), is one of `reservedNames`.
+    /// Most names are told apart by their length and first letter, without hashing: every journal line's fields pass
+    /// here.
     private static func isReserved(_ name: String) -> Bool {
-        switch name.utf8.count {
-        case 7: return name == "MESSAGE"
-        case 8: return name == "PRIORITY"
-        case 9: return name.utf8.first == UInt8(ascii: "C") && reservedNames.contains(name)
-        case 17: return name == "SYSLOG_IDENTIFIER"
-        default: return false
-        }
+        let utf8 = name.utf8
+        guard let first = utf8.first, reservedLengths >> UInt64(utf8.count) & 1 != 0,
+              reservedInitials >> UInt64(first - UInt8(ascii: "A")) & 1 != 0 else { return false }
+        return reservedNames.contains(name)
     }
 
     /// The text of a metadata value: strings as they are, everything else in swift-log's own rendering.

@@ -146,7 +146,7 @@ struct RunnerContainmentTests {
         let sandbox = sandboxed ? try ProviderSandbox(writablePaths: [directory.path]) : nil
         let given = RunnerHarness.run([ProcessSpec(argv: try reporter(expecting: 200, named: "given"))],
                                       sandbox: sandbox,
-                                      childDescriptorLimit: (soft: 200, hard: UInt64(own.rlim_max)))[0]
+                                      childDescriptorLimit: rlimit(rlim_cur: 200, rlim_max: own.rlim_max))[0]
         #expect(given.failure == nil)
         #expect(String(decoding: given.stdout, as: UTF8.self) == "200 \(own.rlim_max)\n")
         let inherited = RunnerHarness.run([ProcessSpec(argv: try reporter(expecting: UInt64(own.rlim_cur),
@@ -160,7 +160,8 @@ struct RunnerContainmentTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let argv = try RunnerHarness.interpreted("#!/bin/sh\nsleep 5\n", in: directory)
         // A soft limit above the hard one is EINVAL, whoever asks.
-        let result = RunnerHarness.run([ProcessSpec(argv: argv)], childDescriptorLimit: (soft: 300, hard: 200))[0]
+        let result = RunnerHarness.run([ProcessSpec(argv: argv)],
+                                       childDescriptorLimit: rlimit(rlim_cur: 300, rlim_max: 200))[0]
         guard case .spawn(let number, let message) = result.failure else {
             Issue.record("expected a spawn failure, got \(String(describing: result.failure))")
             return

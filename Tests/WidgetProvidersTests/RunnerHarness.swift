@@ -45,7 +45,7 @@ enum RunnerHarness {
 
     /// Runs several specs at once on one loop and returns their results in order.
     static func run(_ specs: [ProcessSpec], sandbox: ProviderSandbox? = nil,
-                    childDescriptorLimit: (soft: UInt64, hard: UInt64)? = nil,
+                    childDescriptorLimit: rlimit? = nil,
                     afterStart: ([RunningProcess]) -> Void = { _ in }) -> [ProcessResult] {
         subreaper
         let loop = PollEventLoop()

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSchedulerCore
 
 /// Measurements through the control socket, each with a raw client: the daemon's reply time, not a CLI's start-up.
 enum ControlMeasurements {
@@ -27,9 +28,9 @@ enum ControlMeasurements {
             // Events of runs that ended just before the window's end may still be on their way.
             finished = Clock.wall() >= windowEnd + 0.2
             let open = try connection.drain { reply in
-                guard contains(reply, event), let date = eventDate(reply), date >= windowStart, date < windowEnd
+                guard reply.contains(event), let date = eventDate(reply), date >= windowStart, date < windowEnd
                 else { return }
-                if contains(reply, success) { counted += 1 } else { failed += 1 }
+                if reply.contains(success) { counted += 1 } else { failed += 1 }
             }
             guard open else { throw BenchError("the watch stream ended") }
         }
@@ -37,36 +38,11 @@ enum ControlMeasurements {
                      Double(counted) / seconds))
     }
 
-    /// The `"date"` of a Watch event, `YYYY-MM-DDTHH:MM:SS[.fff]Z`, in seconds since 1970; nil if it has none.
+    /// The `"date"` of a Watch event in seconds since 1970; nil if it has none.
     static func eventDate(_ reply: ArraySlice<UInt8>) -> Double? {
-        let key = Array(#""date":""#.utf8)
-        guard let start = firstIndex(of: key, in: reply) else { return nil }
-        let text = reply[(start + key.count)...]
-        func digits(_ offset: Int, _ count: Int) -> Int? {
-            var value = 0
-            for index in offset..<(offset + count) {
-                guard text.startIndex + index < text.endIndex else { return nil }
-                let byte = text[text.startIndex + index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2), let hour = digits(11, 2),
-              let minute = digits(14, 2), let second = digits(17, 2) else { return nil }
-        var fraction = 0.0
-        if text.startIndex + 19 < text.endIndex, text[text.startIndex + 19] == UInt8(ascii: "."),
-           let milliseconds = digits(20, 3) {
-            fraction = Double(milliseconds) / 1000
-        }
-        // Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction
+        guard let key = reply.firstRange(of: Array(#""date":""#.utf8)),
+              let end = reply[key.upperBound...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return RFC3339.date(from: String(decoding: reply[key.upperBound..<end], as: UTF8.self))?.timeIntervalSince1970
     }
 
     /// P4: lateness of `entryChanged` events against the date in the entry's content (`"t"`), until `--expect`
@@ -81,7 +57,7 @@ enum ControlMeasurements {
         let started = Clock.monotonic()
         while lateness.count < expected, Clock.monotonic() - started < timeout {
             guard let reply = try connection.receive(timeout: timeout) else { break }
-            guard contains(reply.bytes, Array(#""event":"entryChanged""#.utf8)),
+            guard reply.bytes.contains(Array(#""event":"entryChanged""#.utf8)),
                   let object = try? JSONSerialization.jsonObject(with: Data(reply.bytes)) as? [String: Any],
                   let parameters = object["parameters"] as? [String: Any],
                   let content = parameters["content"] as? [String: Any], let date = content["t"] as? Double
@@ -119,23 +95,5 @@ enum ControlMeasurements {
             if pause > 0 { usleep(UInt32(pause * 1e6)) }
         }
         print("\(label) \(Percentiles(samples).summary) reply_bytes=\(size)")
-    }
-
-    static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        firstIndex(of: needle, in: haystack) != nil
-    }
-
-    /// Where `needle` first starts in `haystack`.
-    static func firstIndex(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
-        var index = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while index <= last {
-            if haystack[index] == needle[0] && haystack[index..<(index + needle.count)].elementsEqual(needle) {
-                return index
-            }
-            index += 1
-        }
-        return nil
     }
 }

@@ -76,7 +76,7 @@ final class ImmediateLauncher: ProviderLauncher {
     func launch(_ invocation: ProviderInvocation,
                 completion: @escaping (ProviderRunResult, ProviderRunStats) -> Void) -> ProviderRunHandle {
         waiting.append((invocation, completion))
-        return Handle()
+        return InstantRunHandle(pid: 1)
     }
 
     func completeAll() {
@@ -87,11 +87,14 @@ final class ImmediateLauncher: ProviderLauncher {
         }
     }
 
-    private final class Handle: ProviderRunHandle {
-        var pid: Int32 { 1 }
-        func terminate() {}
-        func whenLasting(_ body: @escaping (Int32) -> Void) {}
-    }
+}
+
+/// The handle of a benchmark's run that no process serves: it ends when it is answered, never lasting.
+final class InstantRunHandle: ProviderRunHandle {
+    let pid: Int32
+    init(pid: Int32) { self.pid = pid }
+    func terminate() {}
+    func whenLasting(_ body: @escaping (Int32) -> Void) {}
 }
 
 /// No timer: the populating service never waits for a deadline.

@@ -79,7 +79,7 @@ private final class AnsweringLauncher: ProviderLauncher {
     func launch(_ invocation: ProviderInvocation,
                 completion: @escaping (ProviderRunResult, ProviderRunStats) -> Void) -> ProviderRunHandle {
         waiting.append((invocation, completion))
-        return Handle()
+        return InstantRunHandle(pid: 4242)
     }
 
     var isIdle: Bool { waiting.isEmpty }
@@ -95,11 +95,5 @@ private final class AnsweringLauncher: ProviderLauncher {
                                     duration: 0.001, peakMemoryBytes: nil)
         completion(invocation.result(of: process),
                    ProviderRunStats(pid: 4242, exitStatus: "exited with status 0", duration: 0.001))
-    }
-
-    private final class Handle: ProviderRunHandle {
-        var pid: Int32 { 4242 }
-        func terminate() {}
-        func whenLasting(_ body: @escaping (Int32) -> Void) {}
     }
 }

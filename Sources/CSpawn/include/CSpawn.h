@@ -37,9 +37,6 @@ int cspawn_pidfd_send_signal(int pidfd, int signo);
 /// Caps the private writable memory (RLIMIT_DATA: heap, anonymous private mappings) of process `pid`.
 int cspawn_limit_data(pid_t pid, uint64_t bytes);
 
-/// Sets the open-descriptor limits (RLIMIT_NOFILE) of process `pid`.
-int cspawn_limit_descriptors(pid_t pid, uint64_t soft, uint64_t hard);
-
 /// How a reaped child ended.
 typedef struct {
     /// 1 when the child called exit, 0 when a signal ended it.

@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 /// The Landlock ABI version of the running kernel (1 or more), or -1 with errno: ENOSYS when the kernel has no
@@ -42,9 +43,8 @@ typedef struct cspawn_job {
     char *const *envp;
     /// RLIMIT_DATA for the child, set the moment posix_spawn returns; 0 sets none.
     uint64_t data_limit;
-    /// RLIMIT_NOFILE (soft, hard) for the child, set after the data limit; a soft limit of 0 sets none.
-    uint64_t descriptor_soft_limit;
-    uint64_t descriptor_hard_limit;
+    /// RLIMIT_NOFILE for the child, set after the data limit; a soft limit (`rlim_cur`) of 0 sets none.
+    struct rlimit descriptor_limit;
     pid_t pid;
     /// posix_spawn's result: 0 or an error number.
     int result;

@@ -38,7 +38,7 @@ public final class ProviderRunner {
     /// default): children inherit this process's. A daemon that raises its own soft limit for its clients gives its
     /// children the limits it started with, as systemd does for its services: a program using select(2) cannot take
     /// descriptors past 1024, and some close every descriptor up to the limit.
-    public var childDescriptorLimit: (soft: UInt64, hard: UInt64)? {
+    public var childDescriptorLimit: rlimit? {
         get { shared.childDescriptorLimit }
         set { shared.childDescriptorLimit = newValue }
     }

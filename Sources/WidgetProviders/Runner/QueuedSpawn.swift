@@ -20,15 +20,14 @@ final class QueuedSpawn {
     /// RLIMIT_DATA and `descriptorLimit` as its RLIMIT_NOFILE; the child's pidfd then goes into `exitPoller` (if not
     /// -1) with `tag`.
     init(program: SpawnProgram, fileActions: SpawnFileActions, attributes: SpawnAttributes, dataLimit: UInt64?,
-         descriptorLimit: (soft: UInt64, hard: UInt64)?, exitPoller: Int32, tag: UInt64) {
+         descriptorLimit: rlimit?, exitPoller: Int32, tag: UInt64) {
         self.program = program
         self.fileActions = fileActions
         self.attributes = attributes
         job.initialize(to: cspawn_job(path: program.path, actions: fileActions.actions,
                                       attributes: attributes.attributes, argv: program.arguments,
                                       envp: program.variables, data_limit: dataLimit ?? 0,
-                                      descriptor_soft_limit: descriptorLimit?.soft ?? 0,
-                                      descriptor_hard_limit: descriptorLimit?.hard ?? 0, pid: 0, result: 0,
+                                      descriptor_limit: descriptorLimit ?? rlimit(), pid: 0, result: 0,
                                       pidfd: -1, pidfd_errno: 0, limit_errno: 0, descriptor_limit_errno: 0,
                                       exit_poller: exitPoller, tag: tag, poller_errno: 0, next: nil))
     }

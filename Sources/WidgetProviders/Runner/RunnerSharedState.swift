@@ -42,7 +42,7 @@ final class RunnerSharedState {
     private var fileActions: [SpawnFileActions.Key: SpawnFileActions] = [:]
     private var attributes: SpawnAttributes?
     /// RLIMIT_NOFILE for every child (`ProviderRunner.childDescriptorLimit`); nil: they inherit this process's.
-    var childDescriptorLimit: (soft: UInt64, hard: UInt64)?
+    var childDescriptorLimit: rlimit?
     /// Entries a cache holds before it starts over: more than the runs in flight need.
     private static let cacheLimit = 64
 

@@ -93,7 +93,7 @@ public final class ControlServer: ControlConnectionDelegate {
     /// limits the process had when it raised them, nil when it left them as they were: what its children should be
     /// given back (`ProviderRunner.childDescriptorLimit`), since they would otherwise inherit the raised one.
     @discardableResult
-    public static func raiseDescriptorLimit(cap: UInt64 = 65_536) -> (soft: UInt64, hard: UInt64)? {
+    public static func raiseDescriptorLimit(cap: UInt64 = 65_536) -> rlimit? {
         var limit = rlimit()
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
         let wanted = min(limit.rlim_max, rlim_t(cap))
@@ -101,7 +101,7 @@ public final class ControlServer: ControlConnectionDelegate {
         var raised = limit
         raised.rlim_cur = wanted
         guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 else { return nil }
-        return (UInt64(limit.rlim_cur), UInt64(limit.rlim_max))
+        return limit
     }
 
     /// Creates, binds and listens on a Unix socket at `path`, mode 0666 (authorization is per call, by peer
