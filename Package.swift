@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "WidgetSchedulerCore", "WidgetProtocol", "CSpawn",
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(

@@ -15,6 +15,7 @@ struct RunnerWakeupTests {
     final class CountingLoop: RunnerEventLoop {
         let inner = PollEventLoop()
         var readableWatches = 0
+        var timersScheduled = 0
 
         func watchReadable(fd: Int32, _ handler: @escaping () -> Void) throws -> RunnerEventToken {
             var status = stat()
@@ -27,8 +28,21 @@ struct RunnerWakeupTests {
         }
 
         func schedule(after seconds: Double, _ handler: @escaping () -> Void) throws -> RunnerEventToken {
-            try inner.schedule(after: seconds, handler)
+            timersScheduled += 1
+            return try inner.schedule(after: seconds, handler)
         }
+    }
+
+    /// Runs `specs` at once on one runner; their results in order, and the loop.
+    static func runTogether(_ specs: [ProcessSpec]) -> ([ProcessResult], CountingLoop) {
+        let loop = CountingLoop()
+        let runner = ProviderRunner(loop: loop)
+        var results = [ProcessResult?](repeating: nil, count: specs.count)
+        for (index, spec) in specs.enumerated() {
+            _ = runner.start(spec) { results[index] = $0 }
+        }
+        loop.inner.run { results.allSatisfy { $0 != nil } }
+        return (results.map { $0! }, loop)
     }
 
     static func run(_ spec: ProcessSpec) -> (ProcessResult, watches: Int) {
@@ -61,6 +75,55 @@ struct RunnerWakeupTests {
         // The child blocked on the full pipe until the watch began: stdout and stderr were watched.
         #expect(watches == 2)
         #expect(result.duration >= 0.05)
+    }
+
+    @Test func runsInFlightTogetherShareOneStreamWatchTimer() {
+        let spec = ProcessSpec(argv: ["cat"], stdin: Array("answer\n".utf8), streamWatchDelay: 20)
+        let (results, loop) = Self.runTogether(Array(repeating: spec, count: 8))
+        #expect(results.allSatisfy { $0.failure == nil && $0.stdout == Array("answer\n".utf8) })
+        // The first run armed the runner's timer; the later runs, due later, left it alone.
+        #expect(loop.timersScheduled == 1)
+        // Idle again, the runner keeps no timer.
+        #expect(!loop.inner.hasWork)
+    }
+
+    @Test func quickRunsOneAfterAnotherWakeTheLoopAboutOncePerWatchDelay() {
+        let loop = CountingLoop()
+        let runner = ProviderRunner(loop: loop)
+        let spec = ProcessSpec(argv: ["true"], streamWatchDelay: 0.02)
+        let runs = 300
+        var finished = 0
+        var failures = 0
+        func next() {
+            _ = runner.start(spec) { result in
+                finished += 1
+                if result.failure != nil { failures += 1 }
+                if finished < runs { next() }
+            }
+        }
+        let start = Date()
+        next()
+        loop.inner.run { finished == runs }
+        let seconds = Date().timeIntervalSince(start)
+        #expect(failures == 0)
+        // The timer waits for the oldest run still going, not for every ended run's moment: about one timer per
+        // 20 ms of runs (plus the first), where a timer per run, or per ended run's moment, would be ~300.
+        #expect(seconds > 0.04)
+        #expect(loop.timersScheduled <= Int(seconds / 0.02) + 3)
+        #expect(loop.timersScheduled < runs / 4)
+    }
+
+    @Test func aRunDueSoonerThanTheArmedTimerIsWatchedOnTime() {
+        let size = 1 << 20
+        let patient = ProcessSpec(argv: ["sleep", "0.5"], streamWatchDelay: 20)
+        let loud = ProcessSpec(argv: ["head", "-c", "\(size)", "/dev/zero"], stdoutLimit: 2 << 20,
+                               streamWatchDelay: 0.05)
+        let (results, loop) = Self.runTogether([patient, loud])
+        #expect(results.allSatisfy { $0.failure == nil })
+        #expect(results[1].stdout.count == size)
+        // Without its own earlier timer, the loud run would wait for the patient run's 20 s.
+        #expect(results[1].duration < 5)
+        #expect(loop.timersScheduled >= 2)
     }
 
     @Test func aChildWhoseGrandchildHoldsStdoutEndsAfterTheDrain() {

@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// State shared by the runs of one runner (they all run on its loop's thread): scratch space for reading pipes, the
-/// runner process's last known peak RSS, the spawns queued on the sandbox, and the exit poller. Each run keeps it
+/// runner process's last known peak RSS, the spawns queued on the sandbox, the exit poller, and the runs' stream-watch
+/// timer. Each run keeps it
 /// alive, so a run outliving its runner still reads into valid memory and still learns of its spawn and exit.
 ///
 /// The exit poller is an epoll set of the live children's pidfds (each one-shot, tagged with its run), watched on the
@@ -36,6 +37,9 @@ final class RunnerSharedState {
     private var exitWatch: RunnerEventToken?
     /// Where `deliverExits` reads the poller's tags.
     private var exitTags = [UInt64](repeating: 0, count: 32)
+    /// The live runs' stream-watch moments, behind one timer: a run that ends sooner (nearly all) costs no timer.
+    private var streamWatches = StreamWatchQueue()
+    private var streamWatchTimer: RunnerEventToken?
 
     /// Programs and file actions built for earlier spawns, reused while they fit (see `SpawnFileActions`).
     private var programs: [SpawnProgram.Key: SpawnProgram] = [:]
@@ -106,6 +110,36 @@ final class RunnerSharedState {
         dropIdleWatches()
     }
 
+    /// Calls `streamWatchDue()` of run `tag` at `deadline` (monotonic seconds), unless it has ended by then.
+    func watchStreams(of tag: UInt64, at deadline: Double) throws {
+        guard streamWatches.add(tag, dueAt: deadline) else { return }
+        try armStreamWatchTimer(for: deadline)
+    }
+
+    private func armStreamWatchTimer(for deadline: Double) throws {
+        let timer = try loop.schedule(after: max(0, deadline - MonotonicClock.now())) { [self] in
+            streamWatchTimerFired()
+        }
+        streamWatchTimer?.cancel()
+        streamWatchTimer = timer
+        streamWatches.armed(for: deadline)
+    }
+
+    private func streamWatchTimerFired() {
+        streamWatchTimer = nil
+        streamWatches.disarmed()
+        var due = streamWatches.takeDue(at: MonotonicClock.now())
+        if let next = streamWatches.earliestLive({ live[$0] != nil }) {
+            do {
+                try armStreamWatchTimer(for: next)
+            } catch {
+                // Watched early rather than never: a run whose watch never comes would never time out.
+                due += streamWatches.takeAll()
+            }
+        }
+        for tag in due { live[tag]?.streamWatchDue() }
+    }
+
     /// Queues `spawn` on the sandbox; `process.spawned()` is called on the loop once it is done.
     func queue(_ spawn: QueuedSpawn, on sandbox: ProviderSandbox, for process: RunningProcess) {
         queued[spawn.job] = process
@@ -152,6 +186,10 @@ final class RunnerSharedState {
 
     private func dropIdleWatches() {
         guard live.isEmpty, queued.isEmpty else { return }
+        streamWatchTimer?.cancel()
+        streamWatchTimer = nil
+        streamWatches.disarmed()
+        streamWatches.removeAll()
         finishedWatch?.cancel()
         finishedWatch = nil
         exitWatch?.cancel()

@@ -101,8 +101,7 @@ public final class RunningProcess {
             prepared = spawn
         }
         do {
-            let delay = min(max(0, spec.streamWatchDelay), spec.timeout)
-            tokens.append(try loop.schedule(after: delay) { [self] in streamWatchDue(after: delay) })
+            try shared.watchStreams(of: tag, at: startTime + streamWatchDelay)
         } catch {
             abandonUnspawned(.spawn(errno: EIO, message: "cannot watch the child: \(error)"))
             return
@@ -117,8 +116,13 @@ public final class RunningProcess {
         spawned()
     }
 
-    /// The stream watch is due (`ProcessSpec.streamWatchDelay`): watch stdout and stderr, and time the rest out.
-    private func streamWatchDue(after delay: Double) {
+    /// How long after its launch the run's streams are watched: `ProcessSpec.streamWatchDelay`, within the timeout.
+    private var streamWatchDelay: Double { min(max(0, spec.streamWatchDelay), spec.timeout) }
+
+    /// The stream watch is due (`ProcessSpec.streamWatchDelay`; the runner's timer calls this): watch stdout and
+    /// stderr, and time the rest out.
+    func streamWatchDue() {
+        let delay = streamWatchDelay
         // Also the moment a quiet run's finished spawn is taken over, if no exit came first.
         guard takeOverFinishedSpawn() else { return }
         if let failure = watchStreams() {
