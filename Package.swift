@@ -116,6 +116,7 @@ let package = Package(
         ),
         .testTarget(name: "WidgetControlTests", dependencies: ["WidgetControl", "WidgetProtocol", "widgetctl"]),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
+        .testTarget(name: "BenchmarkToolTests", dependencies: ["daemon-bench"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit"]),
         .testTarget(
             name: "ReliabilityTests",

@@ -28,9 +28,9 @@ enum ControlMeasurements {
             // Events of runs that ended just before the window's end may still be on their way.
             finished = Clock.wall() >= windowEnd + 0.2
             let open = try connection.drain { reply in
-                guard reply.contains(event), let date = eventDate(reply), date >= windowStart, date < windowEnd
+                guard reply.holds(event), let date = eventDate(reply), date >= windowStart, date < windowEnd
                 else { return }
-                if reply.contains(success) { counted += 1 } else { failed += 1 }
+                if reply.holds(success) { counted += 1 } else { failed += 1 }
             }
             guard open else { throw BenchError("the watch stream ended") }
         }
@@ -40,10 +40,13 @@ enum ControlMeasurements {
 
     /// The `"date"` of a Watch event in seconds since 1970; nil if it has none.
     static func eventDate(_ reply: ArraySlice<UInt8>) -> Double? {
-        guard let key = reply.firstRange(of: Array(#""date":""#.utf8)),
-              let end = reply[key.upperBound...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-        return RFC3339.date(from: String(decoding: reply[key.upperBound..<end], as: UTF8.self))?.timeIntervalSince1970
+        guard let offset = reply.offset(of: dateKey) else { return nil }
+        let start = reply.startIndex + offset + dateKey.count
+        guard let end = reply[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+        return RFC3339.date(from: String(decoding: reply[start..<end], as: UTF8.self))?.timeIntervalSince1970
     }
+
+    private static let dateKey = Array(#""date":""#.utf8)
 
     /// P4: lateness of `entryChanged` events against the date in the entry's content (`"t"`), until `--expect`
     /// events arrived or `--timeout` seconds passed.
@@ -52,12 +55,13 @@ enum ControlMeasurements {
         let expected = try options.int("expect", 1_000)
         let timeout = try options.double("timeout", 60)
         try connection.send(#"{"method":"\#(interface).Watch","more":true,"parameters":{}}"#)
+        let entryChanged = Array(#""event":"entryChanged""#.utf8)
         var lateness: [Double] = []
         var early = 0
         let started = Clock.monotonic()
         while lateness.count < expected, Clock.monotonic() - started < timeout {
             guard let reply = try connection.receive(timeout: timeout) else { break }
-            guard reply.bytes.contains(Array(#""event":"entryChanged""#.utf8)),
+            guard reply.bytes.holds(entryChanged),
                   let object = try? JSONSerialization.jsonObject(with: Data(reply.bytes)) as? [String: Any],
                   let parameters = object["parameters"] as? [String: Any],
                   let content = parameters["content"] as? [String: Any], let date = content["t"] as? Double
