@@ -63,7 +63,8 @@ budget() {
         }
         END {
             for (t in shell) if (!(t in dated)) runs++
-            printf "%s: %d runs in %.2f s (%.1f runs/s), µs per run:\n", label, runs, last - first, runs / (last - first)
+            seconds = last - first
+            printf "%s: %d runs in %.2f s (%.1f runs/s), µs per run:\n", label, runs, seconds, runs / seconds
             n = split("provider before execve|provider after execve|date (fork, exec, run)|C loop workers|" \
                       "daemon loop thread|daemon other threads|Watch client|kernel threads and other|perf|idle", \
                       order, "|")

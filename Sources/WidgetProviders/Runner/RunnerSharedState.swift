@@ -5,9 +5,9 @@ import Glibc
 #endif
 
 /// State shared by the runs of one runner (they all run on its loop's thread): scratch space for reading pipes, the
-/// runner process's last known peak RSS, the spawns queued on the sandbox, the exit poller, and the runs' stream-watch
-/// timer. Each run keeps it
-/// alive, so a run outliving its runner still reads into valid memory and still learns of its spawn and exit.
+/// runner process's last known peak RSS, the spawns queued on the sandbox, the exit poller, and the runs'
+/// stream-watch timer. Each run keeps it alive, so a run outliving its runner still reads into valid memory and still
+/// learns of its spawn and exit.
 ///
 /// The exit poller is an epoll set of the live children's pidfds (each one-shot, tagged with its run), watched on the
 /// loop as one descriptor. The spawning thread adds a child's pidfd to it, so a spawn needs no wake-up of its own:
