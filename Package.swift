@@ -117,12 +117,12 @@ let package = Package(
         .testTarget(name: "WidgetControlTests", dependencies: ["WidgetControl", "WidgetProtocol", "widgetctl"]),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
         .testTarget(name: "BenchmarkToolTests", dependencies: ["daemon-bench"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit", "CSpawn"]),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
                 "WidgetControl", "WidgetProtocol", "WidgetSchedulerCore", "WidgetSchedulerRuntime",
-                "WidgetSchedulerTestKit",
+                "WidgetSchedulerTestKit", "CSpawn",
             ]
         ),
     ]

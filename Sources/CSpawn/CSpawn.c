@@ -30,6 +30,10 @@ int cspawn_attr_init_isolated(posix_spawnattr_t *attr) {
     return posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 }
 
+int cspawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}
+
 int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, int stdout_fd, int stderr_fd,
                              const char *working_directory) {
     int error = posix_spawn_file_actions_init(actions);
@@ -39,7 +43,7 @@ int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, 
     if ((error = posix_spawn_file_actions_adddup2(actions, stderr_fd, 2)) != 0) return error;
     if (working_directory != NULL &&
         (error = posix_spawn_file_actions_addchdir_np(actions, working_directory)) != 0) return error;
-    return posix_spawn_file_actions_addclosefrom_np(actions, 3);
+    return cspawn_file_actions_addclosefrom(actions, 3);
 }
 
 int cspawn_pipe(int fds[2], int nonblocking_end) {

@@ -16,6 +16,10 @@
 /// on by default), which made runs of a trivial provider about 1.5 times slower here (see docs/benchmarks.md).
 int cspawn_attr_init_isolated(posix_spawnattr_t *attr);
 
+/// Adds glibc's `posix_spawn_file_actions_addclosefrom_np` (every descriptor from `lowest` up closed in the child),
+/// which Swift's Glibc module does not export. Returns 0 or an error number.
+int cspawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest);
+
 /// Prepares file actions: stdin, stdout and stderr from the given descriptors, an optional working directory
 /// (NULL keeps the parent's), and every other descriptor from 3 up closed. Returns 0 or an error number.
 int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, int stdout_fd, int stderr_fd,

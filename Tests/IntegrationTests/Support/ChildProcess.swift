@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import Glibc
 
@@ -25,6 +26,9 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, input, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
         posix_spawn_file_actions_adddup2(&actions, error, 2)
+        // Nothing else of the test process, which runs other tests in parallel: a daemon must not keep their
+        // descriptors for its whole life.
+        cspawn_file_actions_addclosefrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

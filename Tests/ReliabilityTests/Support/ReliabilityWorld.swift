@@ -1,3 +1,4 @@
+import CSpawn
 import Foundation
 import Glibc
 import WidgetProtocol
@@ -43,9 +44,30 @@ final class ReliabilityWorld {
 
     /// Writes a file into the providers directory.
     func writeProvider(_ text: String, to name: String, executable: Bool = false) throws {
-        let url = providersDirectory.appendingPathComponent(name)
-        try text.write(to: url, atomically: true, encoding: .utf8)
-        chmod(url.path, executable ? 0o755 : 0o644)
+        let path = providersDirectory.appendingPathComponent(name).path
+        // Written close-on-exec, then renamed into place: the tests run in parallel in one process, and a child
+        // another test spawns while a script is open for writing keeps it open, so that the daemon's exec of the
+        // script fails with ETXTBSY ("Text file busy") for as long as that child lives.
+        let temporary = path + ".writing"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
+        guard fd >= 0 else { throw ReliabilityFailure("open \(temporary): \(String(cString: strerror(errno)))") }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw ReliabilityFailure("write \(temporary): \(reason)")
+            }
+            written += count
+        }
+        close(fd)
+        chmod(temporary, executable ? 0o755 : 0o644)
+        guard rename(temporary, path) == 0 else {
+            throw ReliabilityFailure("rename \(temporary): \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Writes `<kind>.sh` and a manifest `<kind>.toml` serving `kind` with it.
@@ -159,6 +181,9 @@ final class ReliabilityWorld {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_APPEND | O_CREAT, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of the test process: a daemon that kept another test's descriptor (a provider script being
+        // written, say) would keep it for its whole life.
+        cspawn_file_actions_addclosefrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
