@@ -7,43 +7,21 @@
 //   MODE 0: no restriction; 1: no_new_privs only; 2: Landlock without LANDLOCK_ACCESS_FS_TRUNCATE; 3: Landlock with
 //   it, as the daemon's sandbox (ABI >= 3). Alternate modes in one shell loop: this VM's speed drifts by more than
 //   the differences between them within minutes (docs/benchmarks.md, P1, fifth session).
-#define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
-#include <linux/landlock.h>
-#include <spawn.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <unistd.h>
+//
+// The daemon's own sandbox code is compiled in, so that this measures exactly the domain providers get: its static
+// restrict_self() (no_new_privs, then every write-type right of an ABI version handled, granted beneath the
+// writable paths) and write_rights(). Build: cc -O2 -ISources/CSpawn/include benchmarks/landlock-cost.c
+// Sources/CSpawn/CSpawn.c -lpthread
+#include "../Sources/CSpawn/CSpawnSandbox.c"
 
-#ifndef LANDLOCK_ACCESS_FS_REFER
-#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
-#endif
+#include <stdio.h>
+#include <sys/resource.h>
 
 extern char **environ;
 
 static void fail(const char *what) {
     perror(what);
     exit(1);
-}
-
-static void allow(int ruleset, const char *path, uint64_t rights) {
-    struct landlock_path_beneath_attr rule;
-    memset(&rule, 0, sizeof rule);
-    rule.parent_fd = open(path, O_PATH | O_CLOEXEC);
-    if (rule.parent_fd < 0) fail(path);
-    rule.allowed_access = rights;
-    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0) fail("landlock_add_rule");
-    close(rule.parent_fd);
 }
 
 int main(int argc, char **argv) {
@@ -54,22 +32,21 @@ int main(int argc, char **argv) {
     int mode = atoi(argv[1]);
     int runs = atoi(argv[2]);
     const char *writable = argc > 3 ? argv[3] : "/tmp";
-    if (mode >= 1 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("prctl(PR_SET_NO_NEW_PRIVS)");
+    if (mode == 1 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("prctl(PR_SET_NO_NEW_PRIVS)");
     if (mode >= 2) {
-        uint64_t handled = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |
-                           LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |
-                           LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |
-                           LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER;
-        if (mode >= 3) handled |= LANDLOCK_ACCESS_FS_TRUNCATE;
-        struct landlock_ruleset_attr attributes;
-        memset(&attributes, 0, sizeof attributes);
-        attributes.handled_access_fs = handled;
-        int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
-        if (ruleset < 0) fail("landlock_create_ruleset");
-        allow(ruleset, writable, handled);
-        allow(ruleset, "/dev/null", handled & (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE));
-        if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) fail("landlock_restrict_self");
-        close(ruleset);
+        // ABI 2 has every write-type right but TRUNCATE (ABI 3); mode 3 takes the kernel's, as the daemon does.
+        const char *paths[] = {writable, "/dev/null"};
+        struct cspawn_sandbox sandbox;
+        memset(&sandbox, 0, sizeof sandbox);
+        sandbox.abi = mode >= 3 ? cspawn_landlock_abi() : 2;
+        if (sandbox.abi < (mode >= 3 ? 3 : 2)) {
+            fprintf(stderr, "landlock-cost: this kernel's Landlock ABI is %d\n", cspawn_landlock_abi());
+            return 1;
+        }
+        sandbox.writable = paths;
+        sandbox.writable_count = 2;
+        const char *step = NULL;
+        if (restrict_self(&sandbox, &step) != 0) fail(step);
     }
     char *child_argv[] = {"/bin/sh", "-c", "x=$(date); echo $x", NULL};
     posix_spawn_file_actions_t actions;
