@@ -74,13 +74,20 @@ struct StreamWatchQueueTests {
         #expect(all == [3, 4, 5])
     }
 
-    @Test func removingAllLeavesNothingDue() {
+    @Test func removingAllLeavesNothingDueAndNoTimerArmed() {
         var queue = StreamWatchQueue()
         _ = queue.add(1, dueAt: 1)
+        queue.armed(for: 1)
         _ = queue.add(2, dueAt: 2)
         queue.removeAll()
         let due = queue.takeDue(at: .infinity)
         #expect(due == [])
+        #expect(queue.armedDeadline == .infinity)
+        // The next run arms a timer again.
+        let rearms = queue.add(3, dueAt: 5)
+        let all = queue.takeAll()
+        #expect(rearms)
+        #expect(all == [3])
         #expect(queue.count == 0)
     }
 }

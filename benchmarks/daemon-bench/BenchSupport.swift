@@ -10,30 +10,44 @@ struct BenchError: Error, CustomStringConvertible {
 /// `--name value` pairs after the subcommand, with typed reads and a clear error naming the flag.
 struct BenchOptions {
     private var values: [String: String] = [:]
+    private let accepted: Set<String>
 
-    init(_ arguments: ArraySlice<String>) throws {
+    /// Reads `--name value` pairs; a name not in `accepted` (the mode's options) is an error naming it, so that a
+    /// mistyped option is not silently replaced by its default.
+    init(_ arguments: ArraySlice<String>, accepting accepted: Set<String>) throws {
+        self.accepted = accepted
         var rest = arguments
         while let flag = rest.popFirst() {
             guard flag.hasPrefix("--"), let value = rest.popFirst() else {
                 throw BenchError("expected --name value pairs, got \(flag)")
             }
-            values[String(flag.dropFirst(2))] = value
+            let name = String(flag.dropFirst(2))
+            guard accepted.contains(name) else {
+                let known = accepted.sorted().map { "--\($0)" }.joined(separator: " ")
+                throw BenchError("unknown option \(flag) (this mode takes \(known.isEmpty ? "none" : known))")
+            }
+            values[name] = value
         }
     }
 
+    private func value(_ name: String) -> String? {
+        precondition(accepted.contains(name), "daemon-bench reads --\(name), which its mode does not declare")
+        return values[name]
+    }
+
     func string(_ name: String, _ fallback: String? = nil) throws -> String {
-        guard let value = values[name] ?? fallback else { throw BenchError("--\(name) is required") }
+        guard let value = value(name) ?? fallback else { throw BenchError("--\(name) is required") }
         return value
     }
 
     func int(_ name: String, _ fallback: Int) throws -> Int {
-        guard let text = values[name] else { return fallback }
+        guard let text = value(name) else { return fallback }
         guard let value = Int(text), value >= 0 else { throw BenchError("--\(name): expected a count, got \(text)") }
         return value
     }
 
     func double(_ name: String, _ fallback: Double) throws -> Double {
-        guard let text = values[name] else { return fallback }
+        guard let text = value(name) else { return fallback }
         guard let value = Double(text) else { throw BenchError("--\(name): expected a number, got \(text)") }
         return value
     }

@@ -28,8 +28,13 @@ enum ControlMeasurements {
             // Events of runs that ended just before the window's end may still be on their way.
             finished = Clock.wall() >= windowEnd + 0.2
             let open = try connection.drain { reply in
-                guard reply.holds(event), let date = eventDate(reply), date >= windowStart, date < windowEnd
-                else { return }
+                guard reply.holds(event) else { return }
+                // Not skipped: a run left uncounted would lower the rate without a word.
+                guard let date = eventDate(reply) else {
+                    let text = String(decoding: reply.prefix(300), as: UTF8.self)
+                    throw BenchError("a runFinished event without a readable \"date\": \(text)")
+                }
+                guard date >= windowStart, date < windowEnd else { return }
                 if reply.holds(success) { counted += 1 } else { failed += 1 }
             }
             guard open else { throw BenchError("the watch stream ended") }

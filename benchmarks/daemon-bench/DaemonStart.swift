@@ -9,7 +9,7 @@ enum DaemonStart {
         guard let separator = arguments.firstIndex(of: "--"), separator + 1 < arguments.count else {
             throw BenchError("usage: daemon-bench start --log FILE [--timeout S] -- DAEMON [ARGS...]")
         }
-        let options = try BenchOptions(arguments[..<separator])
+        let options = try BenchOptions(arguments[..<separator], accepting: ["log", "timeout"])
         let command = Array(arguments[(separator + 1)...])
         let log = try options.string("log")
         let timeout = try options.double("timeout", 60)

@@ -68,10 +68,14 @@ enum Populate {
     }
 }
 
-/// A launcher whose runs answer `timeline(invocation)` as soon as `completeAll()` is called.
+/// A launcher whose runs no process serves: each waits until the benchmark answers it, oldest first.
+/// `completeAll()` answers every waiting run with `timeline(invocation)`.
 final class ImmediateLauncher: ProviderLauncher {
     var timeline: (ProviderInvocation) -> Timeline = { _ in Timeline(entries: [], policy: .never) }
     private var waiting: [(ProviderInvocation, (ProviderRunResult, ProviderRunStats) -> Void)] = []
+
+    /// Whether no run is waiting for an answer.
+    var isIdle: Bool { waiting.isEmpty }
 
     func launch(_ invocation: ProviderInvocation,
                 completion: @escaping (ProviderRunResult, ProviderRunStats) -> Void) -> ProviderRunHandle {
@@ -79,14 +83,22 @@ final class ImmediateLauncher: ProviderLauncher {
         return InstantRunHandle(pid: 1)
     }
 
-    func completeAll() {
-        while !waiting.isEmpty {
-            let (invocation, completion) = waiting.removeFirst()
-            completion(.success(.timeline(timeline(invocation)), stderrTail: ""),
-                       ProviderRunStats(pid: 1, exitStatus: "exited with status 0", duration: 0.001))
-        }
+    /// Ends the oldest waiting run, if any, with what `answer` makes of its invocation.
+    func answerOldest(_ answer: (ProviderInvocation) -> (ProviderRunResult, ProviderRunStats)) {
+        guard !waiting.isEmpty else { return }
+        let (invocation, completion) = waiting.removeFirst()
+        let (result, stats) = answer(invocation)
+        completion(result, stats)
     }
 
+    func completeAll() {
+        while !isIdle {
+            answerOldest { invocation in
+                (.success(.timeline(timeline(invocation)), stderrTail: ""),
+                 ProviderRunStats(pid: 1, exitStatus: "exited with status 0", duration: 0.001))
+            }
+        }
+    }
 }
 
 /// The handle of a benchmark's run that no process serves: it ends when it is answered, never lasting.

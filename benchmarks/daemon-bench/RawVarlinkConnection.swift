@@ -68,8 +68,9 @@ final class RawVarlinkConnection {
     }
 
     /// Every whole reply that has arrived by now, in order, without waiting: reads until the socket is empty and
-    /// hands each reply's bytes (without the NUL) to `body`. Returns false once the daemon closed the connection.
-    func drain(_ body: (ArraySlice<UInt8>) -> Void) throws -> Bool {
+    /// hands each reply's bytes (without the NUL) to `body`, stopping at its first error. Returns false once the
+    /// daemon closed the connection.
+    func drain(_ body: (ArraySlice<UInt8>) throws -> Void) throws -> Bool {
         var open = true
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -87,7 +88,7 @@ final class RawVarlinkConnection {
         }
         var start = inbox.startIndex
         while let end = inbox[start...].firstIndex(of: 0) {
-            body(inbox[start..<end])
+            try body(inbox[start..<end])
             start = end + 1
         }
         inbox.removeSubrange(..<start)

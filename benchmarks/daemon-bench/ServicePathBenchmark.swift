@@ -27,7 +27,7 @@ enum ServicePathBenchmark {
         }
         let store = try StateStore(directory: directory)
         let logger = Logger(label: "service-path") { _ in StderrLogHandler(level: .info) }
-        let launcher = AnsweringLauncher()
+        let launcher = ImmediateLauncher()
         var settings = SchedulerSettings()
         settings.maxConcurrentRuns = 2
         settings.developerKinds = ["trivial"]
@@ -59,7 +59,7 @@ enum ServicePathBenchmark {
                     service.tick()
                     ticks += 1
                 }
-                launcher.answerOldest()
+                launcher.answerOldest(trivialAnswer)
                 if run % flushEvery == 0 { service.flush() }
                 spent += Clock.monotonic() - started
             }
@@ -72,28 +72,13 @@ enum ServicePathBenchmark {
     }
 }
 
-/// Runs answered with a trivial provider's stdout, one at a time, oldest first, decoded as the runner decodes it.
-private final class AnsweringLauncher: ProviderLauncher {
-    private var waiting: [(ProviderInvocation, (ProviderRunResult, ProviderRunStats) -> Void)] = []
-
-    func launch(_ invocation: ProviderInvocation,
-                completion: @escaping (ProviderRunResult, ProviderRunStats) -> Void) -> ProviderRunHandle {
-        waiting.append((invocation, completion))
-        return InstantRunHandle(pid: 4242)
-    }
-
-    var isIdle: Bool { waiting.isEmpty }
-
-    func answerOldest() {
-        guard !waiting.isEmpty else { return }
-        let (invocation, completion) = waiting.removeFirst()
-        // Dated to the second, as the trivial provider's `date` writes it: due again at once, as in P1.
-        let date = RFC3339.string(from: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
-        let stdout = Array(#"{"entries":[{"date":"\#(date)","content":{"text":"hello"}}],"policy":"atEnd"}"#.utf8)
-            + [10]
-        let process = ProcessResult(pid: 4242, stdout: stdout, stderrTail: "", termination: .exited(0), failure: nil,
-                                    duration: 0.001, peakMemoryBytes: nil)
-        completion(invocation.result(of: process),
-                   ProviderRunStats(pid: 4242, exitStatus: "exited with status 0", duration: 0.001))
-    }
+/// A trivial provider's stdout for `invocation`, decoded as the runner decodes it: one entry dated to the second, as
+/// its `date` writes it, so the widget is due again at once, as in P1.
+private func trivialAnswer(_ invocation: ProviderInvocation) -> (ProviderRunResult, ProviderRunStats) {
+    let date = RFC3339.string(from: Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down)))
+    let stdout = Array(#"{"entries":[{"date":"\#(date)","content":{"text":"hello"}}],"policy":"atEnd"}"#.utf8) + [10]
+    let process = ProcessResult(pid: 4242, stdout: stdout, stderrTail: "", termination: .exited(0), failure: nil,
+                                duration: 0.001, peakMemoryBytes: nil)
+    return (invocation.result(of: process), ProviderRunStats(pid: 4242, exitStatus: "exited with status 0",
+                                                             duration: 0.001))
 }

@@ -6,30 +6,37 @@
 //   daemon-bench runs --socket PATH [--warmup S --seconds S --batch S]   provider runs finished per second (Watch)
 //   daemon-bench entries --socket PATH [--expect N --timeout S]      lateness of entryChanged events (Watch)
 //   daemon-bench reload --socket PATH --kind K [--calls N --warmup N --pause S]   Reload round trips
-//   daemon-bench list --socket PATH [--calls N --warmup N]           List round trips
+//   daemon-bench list --socket PATH [--calls N --warmup N --pause S]   List round trips
 //   daemon-bench decision [--sizes 1000,10000,100000 --samples N]    one Scheduler.handle of a reload
 //   daemon-bench log-line [--lines N --rounds N] 2> FILE             one run's journal line on stderr, and its parts
 //   daemon-bench run-path [--runs N --rounds N]                      a run's request, spec, decoding, Watch events
-//   daemon-bench service-path --dir STATE --providers DIR [--runs N --rounds N --flush-every N] 2> FILE
-//                                                                    P1's runs through WidgetService, no processes
+//   daemon-bench service-path --dir STATE --providers DIR [--runs N --rounds N --flush-every N --thrash-kb N]
+//                             2> FILE                                P1's runs through WidgetService, no processes
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 do {
     guard let mode = arguments.first else { throw BenchError("usage: daemon-bench MODE [options]; see main.swift") }
     let rest = arguments.dropFirst()
-    switch mode {
-    case "populate": try Populate.run(try BenchOptions(rest))
-    case "start": try DaemonStart.run(Array(rest))
-    case "runs": try ControlMeasurements.runs(try BenchOptions(rest))
-    case "entries": try ControlMeasurements.entries(try BenchOptions(rest))
-    case "reload": try ControlMeasurements.reload(try BenchOptions(rest))
-    case "list": try ControlMeasurements.list(try BenchOptions(rest))
-    case "decision": try DecisionBenchmark.run(try BenchOptions(rest))
-    case "log-line": try LogLineBenchmark.run(try BenchOptions(rest))
-    case "run-path": try RunPathBenchmark.run(try BenchOptions(rest))
-    case "service-path": try ServicePathBenchmark.run(try BenchOptions(rest))
-    default: throw BenchError("unknown mode \(mode)")
+    // Each mode with the options it takes (the usage above); any other option is an error.
+    let modes: [String: (options: Set<String>, run: (BenchOptions) throws -> Void)] = [
+        "populate": (["dir", "providers", "kind", "widgets", "entries", "first", "spacing", "stagger", "after"],
+                     Populate.run),
+        "runs": (["socket", "warmup", "seconds", "batch"], ControlMeasurements.runs),
+        "entries": (["socket", "expect", "timeout"], ControlMeasurements.entries),
+        "reload": (["socket", "kind", "calls", "warmup", "pause"], ControlMeasurements.reload),
+        "list": (["socket", "calls", "warmup", "pause"], ControlMeasurements.list),
+        "decision": (["sizes", "samples"], DecisionBenchmark.run),
+        "log-line": (["lines", "rounds"], LogLineBenchmark.run),
+        "run-path": (["runs", "rounds"], RunPathBenchmark.run),
+        "service-path": (["dir", "providers", "runs", "rounds", "flush-every", "thrash-kb"], ServicePathBenchmark.run),
+    ]
+    if mode == "start" {
+        try DaemonStart.run(Array(rest))
+    } else if let selected = modes[mode] {
+        try selected.run(try BenchOptions(rest, accepting: selected.options))
+    } else {
+        throw BenchError("unknown mode \(mode)")
     }
 } catch {
     FileHandle.standardError.write(Data("daemon-bench: \(error)\n".utf8))

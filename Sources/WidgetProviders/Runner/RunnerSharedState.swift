@@ -188,7 +188,6 @@ final class RunnerSharedState {
         guard live.isEmpty, queued.isEmpty else { return }
         streamWatchTimer?.cancel()
         streamWatchTimer = nil
-        streamWatches.disarmed()
         streamWatches.removeAll()
         finishedWatch?.cancel()
         finishedWatch = nil

@@ -65,8 +65,9 @@ struct StreamWatchQueue {
         takeDue(at: .infinity)
     }
 
-    /// Forgets every entry (the runner has no live run left).
+    /// Forgets every entry and the armed timer (the runner has no live run left and cancels its timer).
     mutating func removeAll() {
         heap = Heap()
+        armedDeadline = .infinity
     }
 }

@@ -59,25 +59,11 @@ final class DaemonFixture {
 
     // MARK: - Files
 
-    /// Writes a file into the providers directory.
-    ///
-    /// Opened close-on-exec: tests run in parallel threads, and a descriptor open for writing that a child of
-    /// another thread inherits keeps the file busy for as long as that child lives (a daemon: the whole test), so
-    /// executing the script would fail with ETXTBSY.
+    /// Writes a file into the providers directory, never left open for writing in a child of another test (a
+    /// script the daemon executes would fail with ETXTBSY: `CloseOnExecFile`).
     func write(_ text: String, to name: String, executable: Bool = false) throws {
-        let path = providersDirectory.appendingPathComponent(name).path
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
-        guard fd >= 0 else { throw IntegrationFailure("cannot create \(path): errno \(errno)") }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw IntegrationFailure("cannot write \(path): errno \(errno)") }
-            written += count
-        }
-        fchmod(fd, executable ? 0o755 : 0o644)
+        try CloseOnExecFile.write(text, to: providersDirectory.appendingPathComponent(name).path,
+                                  mode: executable ? 0o755 : 0o644)
     }
 
     /// Writes a manifest `<kind>.toml` serving `kind` with the scripted provider; `extra` goes before the

@@ -44,30 +44,9 @@ final class ReliabilityWorld {
 
     /// Writes a file into the providers directory.
     func writeProvider(_ text: String, to name: String, executable: Bool = false) throws {
-        let path = providersDirectory.appendingPathComponent(name).path
-        // Written close-on-exec, then renamed into place: the tests run in parallel in one process, and a child
-        // another test spawns while a script is open for writing keeps it open, so that the daemon's exec of the
-        // script fails with ETXTBSY ("Text file busy") for as long as that child lives.
-        let temporary = path + ".writing"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, executable ? 0o755 : 0o644)
-        guard fd >= 0 else { throw ReliabilityFailure("open \(temporary): \(String(cString: strerror(errno)))") }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                throw ReliabilityFailure("write \(temporary): \(reason)")
-            }
-            written += count
-        }
-        close(fd)
-        chmod(temporary, executable ? 0o755 : 0o644)
-        guard rename(temporary, path) == 0 else {
-            throw ReliabilityFailure("rename \(temporary): \(String(cString: strerror(errno)))")
-        }
+        // Never left open for writing in a child of another test: the daemon's exec of a script would fail (ETXTBSY).
+        try CloseOnExecFile.write(text, to: providersDirectory.appendingPathComponent(name).path,
+                                  mode: executable ? 0o755 : 0o644)
     }
 
     /// Writes `<kind>.sh` and a manifest `<kind>.toml` serving `kind` with it.
