@@ -103,7 +103,7 @@ let package = Package(
         ),
         .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),
         .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit"]),
-        .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol"]),
+        .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol", "CSpawn"]),
         .executableTarget(
             name: "systemdkit-probe",
             dependencies: ["SystemdKit", .product(name: "Logging", package: "swift-log")],

@@ -8,6 +8,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,6 +64,22 @@ int cspawn_pipe(int fds[2], int nonblocking_end) {
         }
     }
     return 0;
+}
+
+ssize_t cspawn_read_nowait(int fd, void *buffer, size_t count) {
+    struct iovec vector = { .iov_base = buffer, .iov_len = count };
+    return preadv2(fd, &vector, 1, -1, RWF_NOWAIT);
+}
+
+int cspawn_pipes_read_nowait(void) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return 0;
+    char byte;
+    ssize_t result = cspawn_read_nowait(fds[0], &byte, 1);
+    int works = result < 0 && errno == EAGAIN;
+    close(fds[0]);
+    close(fds[1]);
+    return works;
 }
 
 int cspawn_pipe_reserve(int fd, int bytes) { return fcntl(fd, F_SETPIPE_SZ, bytes); }

@@ -29,6 +29,15 @@ int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, 
 /// so the parent's end never blocks while the child's end behaves as a child expects.
 int cspawn_pipe(int fds[2], int nonblocking_end);
 
+/// Reads from a pipe without ever blocking, whatever the descriptor's O_NONBLOCK flag: preadv2(2) with RWF_NOWAIT
+/// (Linux 5.x and later for pipes). Returns the byte count, 0 at end-of-file, or -1 with errno: EAGAIN when nothing
+/// is there yet, EOPNOTSUPP when this kernel cannot read a pipe so (make the descriptor non-blocking and `read`).
+ssize_t cspawn_read_nowait(int fd, void *buffer, size_t count);
+
+/// Whether `cspawn_read_nowait` works on pipes here: asked once of an empty pipe (EAGAIN, not EOPNOTSUPP).
+/// Returns 1 or 0.
+int cspawn_pipes_read_nowait(void);
+
 /// Grows the buffer of the pipe behind `fd` to at least `bytes` (F_SETPIPE_SZ); returns the new size or -1.
 int cspawn_pipe_reserve(int fd, int bytes);
 

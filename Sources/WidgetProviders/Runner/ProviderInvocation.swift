@@ -32,7 +32,11 @@ public struct ProviderInvocation: Sendable {
     public var processSpec: ProcessSpec {
         ProcessSpec(
             argv: manifest.exec,
-            environment: ProcessSpec.minimalEnvironment.merging(extraEnvironment) { _, extra in extra },
+            // Without extra variables the shared dictionary itself: the runner's program cache then finds it by
+            // identity, where a merged copy is hashed whole on every run.
+            environment: extraEnvironment.isEmpty
+                ? ProcessSpec.minimalEnvironment
+                : ProcessSpec.minimalEnvironment.merging(extraEnvironment) { _, extra in extra },
             workingDirectory: Self.directory(of: manifest.path),
             stdin: request.encodedLine(),
             timeout: manifest.timeout,

@@ -21,6 +21,10 @@ final class RunnerSharedState {
     let loop: RunnerEventLoop
     /// The bytes; 64 KiB, a pipe's default capacity.
     let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
+    /// Whether the parent's pipe ends are read with `cspawn_read_nowait` (this kernel honours RWF_NOWAIT on pipes),
+    /// so they need not be made non-blocking: two `fcntl` calls fewer per run. Otherwise they are made
+    /// non-blocking when created and read with read(2).
+    static let readsPipesWithoutWaiting = cspawn_pipes_read_nowait() != 0
     /// The runner process's peak RSS in bytes when last read (it never decreases).
     var spawnerPeakBytes: UInt64 = 0
     /// The epoll set of the live children's pidfds, or -1.
@@ -42,13 +46,11 @@ final class RunnerSharedState {
     private var streamWatchTimer: RunnerEventToken?
 
     /// Programs and file actions built for earlier spawns, reused while they fit (see `SpawnFileActions`).
-    private var programs: [SpawnProgram.Key: SpawnProgram] = [:]
-    private var fileActions: [SpawnFileActions.Key: SpawnFileActions] = [:]
+    private var programs = SpawnCache<SpawnProgram.Key, SpawnProgram>()
+    private var fileActions = SpawnCache<SpawnFileActions.Key, SpawnFileActions>()
     private var attributes: SpawnAttributes?
     /// RLIMIT_NOFILE for every child (`ProviderRunner.childDescriptorLimit`); nil: they inherit this process's.
     var childDescriptorLimit: rlimit?
-    /// Entries a cache holds before it starts over: more than the runs in flight need.
-    private static let cacheLimit = 64
 
     init(sandbox: ProviderSandbox?, loop: RunnerEventLoop) {
         self.sandbox = sandbox
@@ -72,23 +74,12 @@ final class RunnerSharedState {
         }
         let actionsKey = SpawnFileActions.Key(stdin: stdio.0, stdout: stdio.1, stderr: stdio.2,
                                               workingDirectory: workingDirectory)
-        let actions = try Self.cached(actionsKey, in: &fileActions) { key throws(SpawnSetupError) in
+        let actions = try fileActions.value(for: actionsKey) { key throws(SpawnSetupError) in
             try SpawnFileActions(key)
         }
-        let built = Self.cached(program, in: &programs) { SpawnProgram($0) }
+        let built = programs.value(for: program) { SpawnProgram($0) }
         return QueuedSpawn(program: built, fileActions: actions, attributes: attributes, dataLimit: dataLimit,
                            descriptorLimit: childDescriptorLimit, exitPoller: exitPoller, tag: tag)
-    }
-
-    /// `cache[key]`, or what `make` builds for it, kept; a full cache starts over.
-    private static func cached<Key: Hashable, Value, Failure: Error>(
-        _ key: Key, in cache: inout [Key: Value], make: (Key) throws(Failure) -> Value
-    ) throws(Failure) -> Value {
-        if let value = cache[key] { return value }
-        let value = try make(key)
-        if cache.count >= cacheLimit { cache.removeAll() }
-        cache[key] = value
-        return value
     }
 
     /// A run is launched: it is live until `runEnded(_:)`. Returns its tag.

@@ -221,12 +221,14 @@ public final class RunningProcess {
         guard cspawn_pipe(&input, inputNonblockingEnd) == 0 else {
             return .failure(.spawn(errno: errno, message: "cannot create a pipe"))
         }
-        guard cspawn_pipe(&output, 0) == 0 else {
+        // The parent reads its ends without waiting (`readChunk`), or they are made non-blocking here.
+        let parentNonblockingEnd: Int32 = RunnerSharedState.readsPipesWithoutWaiting ? -1 : 0
+        guard cspawn_pipe(&output, parentNonblockingEnd) == 0 else {
             let number = errno
             closeAll(input)
             return .failure(.spawn(errno: number, message: "cannot create a pipe"))
         }
-        guard cspawn_pipe(&errors, 0) == 0 else {
+        guard cspawn_pipe(&errors, parentNonblockingEnd) == 0 else {
             let number = errno
             closeAll(input + output)
             return .failure(.spawn(errno: number, message: "cannot create a pipe"))
@@ -394,7 +396,7 @@ public final class RunningProcess {
         guard fd >= 0 else { return }
         let buffer = shared.bytes
         while true {
-            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            let count = Self.readChunk(fd, into: buffer)
             if count > 0 {
                 guard accept(UnsafeRawBufferPointer(rebasing: buffer[..<count]), from: stream) else { return }
                 if count < buffer.count && !untilEmpty { return }
@@ -408,6 +410,15 @@ public final class RunningProcess {
                 return
             }
         }
+    }
+
+    /// What is in the pipe now, up to the buffer's size: the count, 0 at end-of-file, or -1 with errno (EAGAIN when
+    /// nothing is there yet). It never waits, however the descriptor is flagged.
+    private static func readChunk(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        if RunnerSharedState.readsPipesWithoutWaiting {
+            return cspawn_read_nowait(fd, buffer.baseAddress, buffer.count)
+        }
+        return Glibc.read(fd, buffer.baseAddress, buffer.count)
     }
 
     /// Keeps a chunk; returns false when the stream was closed because stdout passed its limit.

@@ -20,6 +20,8 @@ public final class SpawningLauncher: ProviderLauncher {
 
     static func describe(_ termination: ProcessTermination?) -> String? {
         switch termination {
+        // Nearly every run: a literal, not an interpolation per run.
+        case .exited(0)?: return "exited with status 0"
         case .exited(let status)?: return "exited with status \(status)"
         case .signaled(let signal)?: return "killed by signal \(signal)"
         case nil: return nil
