@@ -112,6 +112,33 @@ int cspawn_reap(int pidfd, cspawn_exit_status *status) {
     return 0;
 }
 
+int cspawn_reap_pid(pid_t pid, cspawn_exit_status *status) {
+    siginfo_t info;
+    struct rusage usage;
+    memset(&info, 0, sizeof info);
+    memset(&usage, 0, sizeof usage);
+    long result;
+    do {
+        result = syscall(SYS_waitid, P_PID, pid, &info, WEXITED, &usage);
+    } while (result < 0 && errno == EINTR);
+    if (result < 0) return -1;
+    status->exited = info.si_code == CLD_EXITED;
+    status->status = info.si_status;
+    status->max_rss_bytes = (uint64_t)usage.ru_maxrss * 1024;
+    return 0;
+}
+
+int cspawn_has_exited(pid_t pid) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    int result;
+    do {
+        result = waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT);
+    } while (result < 0 && errno == EINTR);
+    if (result < 0) return -1;
+    return info.si_pid == pid;
+}
+
 int cspawn_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
 
 int cspawn_reap_group_members(pid_t pgid) {

@@ -118,6 +118,13 @@ static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
     return restricted == 0 ? 0 : -1;
 }
 
+static void close_child_fds(cspawn_job *job) {
+    for (int index = 0; index < 3; index++) {
+        if (job->child_fds[index] >= 0) close(job->child_fds[index]);
+        job->child_fds[index] = -1;
+    }
+}
+
 void cspawn_job_run(cspawn_job *job) {
     job->pid = 0;
     job->pidfd = -1;
@@ -125,24 +132,46 @@ void cspawn_job_run(cspawn_job *job) {
     job->limit_errno = 0;
     job->descriptor_limit_errno = 0;
     job->result = posix_spawn(&job->pid, job->path, job->actions, job->attributes, job->argv, job->envp);
+    // The child has its copies now (or there is no child): the parent's must go, or the output would never end.
+    close_child_fds(job);
     if (job->result != 0) return;
     if (job->data_limit > 0 && cspawn_limit_data(job->pid, job->data_limit) != 0) job->limit_errno = errno;
     if (job->descriptor_limit.rlim_cur > 0 && prlimit(job->pid, RLIMIT_NOFILE, &job->descriptor_limit, NULL) != 0) {
         job->descriptor_limit_errno = errno;
     }
+    // A pidfd costs a quick run more than its whole exit watch through the output (pidfs file and inode, and the
+    // close): only without that watch.
+    if (job->output_fd >= 0 && job->exit_poller >= 0) return;
     job->pidfd = cspawn_pidfd_open(job->pid);
     if (job->pidfd < 0) job->pidfd_errno = errno;
 }
 
 int cspawn_job_watch_exit(cspawn_job *job) {
     job->poller_errno = 0;
-    if (job->result != 0 || job->pidfd < 0 || job->exit_poller < 0) return -1;
-    struct epoll_event event = {.events = EPOLLIN | EPOLLONESHOT, .data.u64 = job->tag};
-    if (epoll_ctl(job->exit_poller, EPOLL_CTL_ADD, job->pidfd, &event) != 0) {
+    if (job->result != 0 || job->exit_poller < 0) return -1;
+    struct epoll_event event;
+    int fd;
+    if (job->pidfd >= 0) {
+        fd = job->pidfd;
+        event = (struct epoll_event){.events = EPOLLIN | EPOLLONESHOT, .data.u64 = job->tag};
+    } else if (job->output_fd >= 0) {
+        // No EPOLLIN: the answer being written must not wake the loop, only the last writer going (EPOLLHUP, which
+        // epoll always reports).
+        fd = job->output_fd;
+        event = (struct epoll_event){.events = EPOLLONESHOT, .data.u64 = job->tag | CSPAWN_OUTPUT_END};
+    } else {
+        return -1;
+    }
+    if (epoll_ctl(job->exit_poller, EPOLL_CTL_ADD, fd, &event) != 0) {
         job->poller_errno = errno;
         return -1;
     }
     return 0;
+}
+
+int cspawn_exit_poller_watch_pidfd(int poller, int pidfd, uint64_t tag) {
+    struct epoll_event event = {.events = EPOLLIN | EPOLLONESHOT, .data.u64 = tag};
+    return epoll_ctl(poller, EPOLL_CTL_ADD, pidfd, &event);
 }
 
 int cspawn_exit_poller_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
@@ -288,6 +317,7 @@ void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
     pthread_cond_broadcast(&sandbox->changed);
     pthread_mutex_unlock(&sandbox->mutex);
     pthread_join(sandbox->thread, NULL);
+    for (cspawn_job *job = sandbox->queued_head; job; job = job->next) close_child_fds(job);
     // Nobody will take these any more: children spawned but never handed over are killed with their group and
     // reaped, so none outlives its runner; queued ones never start.
     for (cspawn_job *job = sandbox->finished_head; job; job = job->next) {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetProviders
+@testable import WidgetProviders
 
 #if canImport(Glibc)
 import Glibc
@@ -125,12 +125,60 @@ struct RunnerWakeupTests {
         #expect(loop.timersScheduled >= 2)
     }
 
-    @Test func aChildWhoseGrandchildHoldsStdoutEndsAfterTheDrain() {
+    @Test func aChildWhoseGrandchildHoldsStdoutEndsAfterTheWatchDelayAndTheDrain() {
+        // The output never ends while `sleep` holds it: the child's exit is seen through a pidfd once the stream
+        // watch is due, then the drain runs out.
         let spec = ProcessSpec(argv: ["sh", "-c", "sleep 5 & echo parent"], drainAfterExit: 0.2,
-                               streamWatchDelay: 20)
+                               streamWatchDelay: 0.1)
         let (result, _) = Self.run(spec)
         #expect(result.failure == nil)
         #expect(String(decoding: result.stdout, as: UTF8.self) == "parent\n")
+        #expect(result.duration >= 0.3)
         #expect(result.duration < 3)
+    }
+
+    /// Runs `spec`, and `probe` with its process `after` seconds into the run; the result.
+    static func run(_ spec: ProcessSpec, probing after: Double, _ probe: @escaping (RunningProcess) -> Void)
+        -> ProcessResult {
+        let loop = CountingLoop()
+        let runner = ProviderRunner(loop: loop)
+        var result: ProcessResult?
+        let process = runner.start(spec) { result = $0 }
+        let timer = try? loop.inner.schedule(after: after) { probe(process) }
+        loop.inner.run { result != nil }
+        _ = timer
+        return result!
+    }
+
+    @Test func aChildThatClosesItsStdoutAndGoesOnIsWaitedFor() {
+        // The end of its output is not its exit: the run waits for the exit, through a pidfd from then on, long
+        // before the stream watch is due.
+        let spec = ProcessSpec(argv: ["sh", "-c", "echo answer; exec >&-; sleep 0.4; echo done >&2; exit 3"],
+                               streamWatchDelay: 20)
+        var watchedByPidfd: Bool?
+        let result = Self.run(spec, probing: 0.2) { watchedByPidfd = $0.watchesExitThroughPidfd }
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "answer\n")
+        #expect(result.stderrTail.contains("done"))
+        #expect(result.termination == .exited(3))
+        #expect(result.duration >= 0.4)
+        #expect(result.duration < 5)
+        #expect(watchedByPidfd == true)
+    }
+
+    @Test func aQuickRunWatchesItsExitThroughItsOutputWithoutAPidfd() {
+        let spec = ProcessSpec(argv: ["sh", "-c", "sleep 0.3; echo late"], streamWatchDelay: 20)
+        var watchedByPidfd: Bool?
+        let result = Self.run(spec, probing: 0.15) { watchedByPidfd = $0.watchesExitThroughPidfd }
+        #expect(result.failure == nil)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "late\n")
+        #expect(watchedByPidfd == false)
+    }
+
+    @Test func aLastingRunWatchesItsExitThroughAPidfd() {
+        let spec = ProcessSpec(argv: ["sh", "-c", "sleep 0.4"], streamWatchDelay: 0.05)
+        var watchedByPidfd: Bool?
+        let result = Self.run(spec, probing: 0.25) { watchedByPidfd = $0.watchesExitThroughPidfd }
+        #expect(result.failure == nil)
+        #expect(watchedByPidfd == true)
     }
 }

@@ -63,6 +63,14 @@ typedef struct {
 /// Reaps the exited child behind `pidfd` with waitid(P_PIDFD) and its rusage; blocks if it has not exited.
 int cspawn_reap(int pidfd, cspawn_exit_status *status);
 
+/// Reaps child `pid` with waitid(P_PID) and its rusage; blocks if it has not exited. The caller must be its only
+/// reaper: until then the zombie keeps the pid from being reused.
+int cspawn_reap_pid(pid_t pid, cspawn_exit_status *status);
+
+/// Whether child `pid` has exited, without waiting or reaping it (waitid with WNOHANG | WNOWAIT): 1, 0 while it
+/// runs, or -1 with errno.
+int cspawn_has_exited(pid_t pid);
+
 /// Makes the calling process a child subreaper (PR_SET_CHILD_SUBREAPER), so orphaned descendants are
 /// reparented to it rather than to init.
 int cspawn_become_subreaper(void);

@@ -41,6 +41,13 @@ typedef struct cspawn_job {
     const posix_spawnattr_t *attributes;
     char *const *argv;
     char *const *envp;
+    /// The child's ends of its pipes (stdin, stdout, stderr), or -1: the job owns them from the moment it is run or
+    /// queued, and `cspawn_job_run` closes them as soon as posix_spawn returns, whatever it returned.
+    int child_fds[3];
+    /// The parent's end of the child's stdout, or -1. With an exit poller, the child's exit is watched through it:
+    /// `cspawn_job_watch_exit` adds it to the poller for the end of the output (every writer gone, which for a
+    /// provider that leaves nothing behind is its exit), and no pidfd is opened. The job does not own it.
+    int output_fd;
     /// RLIMIT_DATA for the child, set the moment posix_spawn returns; 0 sets none.
     uint64_t data_limit;
     /// RLIMIT_NOFILE for the child, set after the data limit; a soft limit (`rlim_cur`) of 0 sets none.
@@ -48,15 +55,16 @@ typedef struct cspawn_job {
     pid_t pid;
     /// posix_spawn's result: 0 or an error number.
     int result;
-    /// A pidfd of the child (close-on-exec), or -1 with `pidfd_errno` set; the taker owns it.
+    /// A pidfd of the child (close-on-exec), or -1 with `pidfd_errno` set (0 when none was opened because the exit
+    /// is watched through `output_fd`); the taker owns it.
     int pidfd;
     int pidfd_errno;
     /// 0, or the errno of setting `data_limit`.
     int limit_errno;
     /// 0, or the errno of setting the descriptor limits.
     int descriptor_limit_errno;
-    /// An epoll set (`cspawn_exit_poller_create`) the child's pidfd is added to, one-shot with `tag` as its data,
-    /// by `cspawn_job_watch_exit`; -1 for none.
+    /// An epoll set (`cspawn_exit_poller_create`) the child's exit is watched in by `cspawn_job_watch_exit`,
+    /// one-shot: its pidfd with `tag` as data, or `output_fd` with `tag | CSPAWN_OUTPUT_END` ; -1 for none.
     int exit_poller;
     uint64_t tag;
     /// 0, or the errno of adding the pidfd to `exit_poller`.
@@ -64,14 +72,23 @@ typedef struct cspawn_job {
     struct cspawn_job *next;
 } cspawn_job;
 
-/// Runs `job` on the calling thread: posix_spawn (which returns once the child has exec'd), then the data and
-/// descriptor limits, then the pidfd, so the child runs with the caller's limits only for the moment between its exec
-/// and the prlimit calls.
+/// The bit an exit poller's tag carries when the end of a child's output was reported, not its exit.
+static const uint64_t CSPAWN_OUTPUT_END = 1ULL << 63;
+
+/// Runs `job` on the calling thread: posix_spawn (which returns once the child has exec'd), the child's pipe ends
+/// closed, then the data and descriptor limits, then (unless the exit is to be watched through `output_fd` in an
+/// exit poller) the pidfd, so the child runs with the caller's limits only for the moment between its exec and the
+/// prlimit calls.
 void cspawn_job_run(cspawn_job *job);
 
-/// Adds a spawned job's pidfd to its exit poller (EPOLLIN, one-shot, `tag` as data). Returns 0, or -1 when the job
-/// has no child, no pidfd or no poller, or the add failed (`poller_errno`).
+/// Adds a spawned job's exit watch to its exit poller, one-shot: its pidfd (EPOLLIN, `tag` as data), or else its
+/// `output_fd` (hang-up only: data written does not wake the poller; `tag | CSPAWN_OUTPUT_END` as data). Returns 0,
+/// or -1 when the job has no child, nothing to watch or no poller, or the add failed (`poller_errno`).
 int cspawn_job_watch_exit(cspawn_job *job);
+
+/// Adds `pidfd` to `poller` (EPOLLIN, one-shot, `tag` as data): a child whose exit could not be watched through its
+/// output. Returns 0 or -1 with errno.
+int cspawn_exit_poller_watch_pidfd(int poller, int pidfd, uint64_t tag);
 
 /// A close-on-exec epoll set for children's pidfds, or -1 with errno.
 int cspawn_exit_poller_create(void);
@@ -92,7 +109,8 @@ int cspawn_sandbox_event_fd(const cspawn_sandbox *sandbox);
 cspawn_job *cspawn_sandbox_take_finished(cspawn_sandbox *sandbox);
 
 /// Ends the sandbox's thread and frees it. Children already started and taken are not affected; queued jobs never
-/// start, and children of finished jobs nobody took are killed (with their process group) and reaped.
+/// start (their child pipe ends are closed), and children of finished jobs nobody took are killed (with their process
+/// group) and reaped.
 void cspawn_sandbox_stop(cspawn_sandbox *sandbox);
 
 #endif

@@ -33,7 +33,9 @@ public struct ProcessSpec: Sendable, Equatable {
     public var drainAfterExit: Double
     /// How long the run goes before stdout and stderr are watched. A quick child's output fits in the pipes (64 KiB
     /// each) and is read at its exit, so its run needs no stream watches and no wake-up for its output; a longer or
-    /// louder one is read as it writes from then on, and waits at most this long on a full pipe.
+    /// louder one is read as it writes from then on, and waits at most this long on a full pipe. Until then the
+    /// child's exit is noticed through the end of its stdout (every writer gone), so a grandchild that holds stdout
+    /// past the child's exit delays the notice until this moment; from then on a pidfd watches the exit itself.
     public var streamWatchDelay: Double
 
     /// Creates a spec; the defaults are the protocol's limits.

@@ -9,11 +9,16 @@ import Glibc
 /// stream-watch timer. Each run keeps it alive, so a run outliving its runner still reads into valid memory and still
 /// learns of its spawn and exit.
 ///
-/// The exit poller is an epoll set of the live children's pidfds (each one-shot, tagged with its run), watched on the
-/// loop as one descriptor. The spawning thread adds a child's pidfd to it, so a spawn needs no wake-up of its own:
+/// The exit poller is an epoll set watching the live children's exits (each one-shot, tagged with its run), watched on
+/// the loop as one descriptor. A child's exit is watched there through the end of its output: the parent's end of its
+/// stdout, which hangs up once every writer is gone (for a provider that leaves nothing behind, at its exit). A run
+/// that outlasts its stream-watch delay, or whose stdout ended or was closed before its exit, gets a pidfd there
+/// instead (`RunningProcess`): that costs a quick run more than the rest of its exit watch. The spawning thread adds
+/// the watch, so a spawn needs no wake-up of its own:
 /// the loop takes finished spawns over when a child exits, when a run's stream watch is due, or when anything asks
 /// about a run still spawning; only a spawn the poller cannot report (a failed one) is counted on the sandbox's
-/// eventfd. With no poller (epoll_create1 failed), each child's pidfd is watched on the loop and every spawn counted.
+/// eventfd. With no poller (epoll_create1 failed), each child's pidfd is opened at its spawn and watched on the loop,
+/// and every spawn counted.
 final class RunnerSharedState {
     /// Where children are spawned from when they are sandboxed; nil spawns them from the loop's thread.
     let sandbox: ProviderSandbox?
@@ -63,8 +68,8 @@ final class RunnerSharedState {
     }
 
     /// The spawn of `program` with `stdio` as descriptors 0–2 in `workingDirectory`, from the caches.
-    func spawn(of program: SpawnProgram.Key, stdio: (Int32, Int32, Int32), workingDirectory: String?,
-               dataLimit: UInt64?, tag: UInt64) throws(SpawnSetupError) -> QueuedSpawn {
+    func spawn(of program: SpawnProgram.Key, stdio: (Int32, Int32, Int32), outputEnd: Int32,
+               workingDirectory: String?, dataLimit: UInt64?, tag: UInt64) throws(SpawnSetupError) -> QueuedSpawn {
         let attributes: SpawnAttributes
         if let built = self.attributes {
             attributes = built
@@ -79,7 +84,8 @@ final class RunnerSharedState {
         }
         let built = programs.value(for: program) { SpawnProgram($0) }
         return QueuedSpawn(program: built, fileActions: actions, attributes: attributes, dataLimit: dataLimit,
-                           descriptorLimit: childDescriptorLimit, exitPoller: exitPoller, tag: tag)
+                           descriptorLimit: childDescriptorLimit, childEnds: stdio, outputEnd: outputEnd,
+                           exitPoller: exitPoller, tag: tag)
     }
 
     /// A run is launched: it is live until `runEnded(_:)`. Returns its tag.
@@ -170,7 +176,10 @@ final class RunnerSharedState {
             let count = Int(cspawn_exit_poller_take(exitPoller, &exitTags, Int32(exitTags.count)))
             guard count > 0 else { return }
             deliverFinishedSpawns()
-            for tag in exitTags.prefix(count) { live[tag]?.childExitReported() }
+            for tag in exitTags.prefix(count) {
+                let outputEnded = tag & CSPAWN_OUTPUT_END != 0
+                live[tag & ~CSPAWN_OUTPUT_END]?.childExitReported(outputEnded: outputEnded)
+            }
             if count < exitTags.count { return }
         }
     }

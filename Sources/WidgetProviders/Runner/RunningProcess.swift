@@ -178,8 +178,6 @@ public final class RunningProcess {
 
     // MARK: - Spawning
 
-    /// The child's ends of the three pipes, until the spawn is done.
-    private var childEnds: [Int32] = []
     private var queuedSpawn: QueuedSpawn?
     /// The spawn is queued on the sandbox's thread: no pid yet.
     private var spawning = false
@@ -245,11 +243,11 @@ public final class RunningProcess {
         }
         close(input[1])
         do {
+            // The spawn owns the child's ends from here on, and closes them once the child has its copies.
             let spawn = try shared.spawn(
                 of: SpawnProgram.Key(path: path, argv: spec.argv, environment: spec.environment),
-                stdio: (input[0], output[1], errors[1]), workingDirectory: spec.workingDirectory,
-                dataLimit: spec.memoryMax, tag: tag)
-            childEnds = [input[0], output[1], errors[1]]
+                stdio: (input[0], output[1], errors[1]), outputEnd: output[0],
+                workingDirectory: spec.workingDirectory, dataLimit: spec.memoryMax, tag: tag)
             stdoutFD = output[0]
             stderrFD = errors[0]
             return .success(spawn)
@@ -259,10 +257,8 @@ public final class RunningProcess {
         }
     }
 
-    /// A run that fails before its spawn was handed over: nothing was started.
+    /// A run that fails before its spawn was handed over: nothing was started (the spawn closes the child's ends).
     private func abandonUnspawned(_ failure: ProcessFailure) {
-        closeAll(childEnds)
-        childEnds = []
         queuedSpawn = nil
         finish(imposing: failure)
     }
@@ -272,8 +268,6 @@ public final class RunningProcess {
         spawning = false
         guard let spawn = queuedSpawn else { return }
         queuedSpawn = nil
-        closeAll(childEnds)
-        childEnds = []
         let failure = takeOver(spawn)
         let handlers = startedHandlers
         startedHandlers = []
@@ -288,16 +282,19 @@ public final class RunningProcess {
     }
 
     /// The run has gone on for its stream-watch delay: tells the `whenLasting` handlers, if the child still runs.
+    /// From now on its exit is watched apart from its output, which a grandchild may hold open after it.
     private func lasted() {
         guard !hasExited, !isFinished, !hasLasted else { return }
         hasLasted = true
+        guard watchExitApart() else { return }
         let handlers = lastingHandlers
         lastingHandlers = []
         for handler in handlers { handler(pid) }
     }
 
-    /// Takes the child over: its pidfd (opened by the spawning thread, as was its memory cap) and the watch on its
-    /// exit; on failure the child (if any) is killed and reaped, and the failure returned.
+    /// Takes the child over: its exit watch and memory cap, set by the spawning thread (through the end of its output
+    /// in the exit poller, or its pidfd); on failure the child (if any) is killed and reaped, and the failure
+    /// returned.
     private func takeOver(_ spawn: QueuedSpawn) -> ProcessFailure? {
         guard spawn.result == 0 else {
             closeOutputs()
@@ -306,7 +303,7 @@ public final class RunningProcess {
         let childPID = spawn.pid
         pid = childPID
         pidfd = spawn.pidfd
-        if pidfd < 0 {
+        if pidfd < 0 && spawn.pidfdErrno != 0 {
             kill(-childPID, SIGKILL)
             var status: Int32 = 0
             while waitpid(childPID, &status, 0) < 0 && errno == EINTR {}
@@ -335,11 +332,48 @@ public final class RunningProcess {
         return nil
     }
 
-    /// The exit poller reported the child's exit (once: the pidfd is one-shot in it). The runner has taken the spawn
-    /// over before it reports (`RunnerSharedState.deliverExits`).
-    func childExitReported() {
+    /// The exit poller reported the child's exit, or with `outputEnded` the end of its output (each once: the watches
+    /// are one-shot). The runner has taken the spawn over before it reports (`RunnerSharedState.deliverExits`).
+    func childExitReported(outputEnded: Bool) {
         guard !spawning, !hasExited, !isFinished else { return }
+        // The output's last writer is usually the child, going as it exits; it may also have closed its stdout and
+        // gone on, or be a moment from its exit (its files are closed before it becomes a zombie).
+        if outputEnded && cspawn_has_exited(pid) == 0 {
+            _ = watchExitApart()
+            return
+        }
         childExited()
+    }
+
+    /// Whether the child's exit is watched through a pidfd (rather than the end of its output): for tests.
+    var watchesExitThroughPidfd: Bool { pidfd >= 0 }
+
+    /// Watches the child's exit through a pidfd, when the end of its output no longer can: the output ended or was
+    /// closed first, or the run lasts (a grandchild may hold the output past the child's exit). Returns false if the
+    /// run was finished for want of a watch.
+    @discardableResult
+    private func watchExitApart() -> Bool {
+        guard pidfd < 0, pid > 0, !isReaped, !hasExited, !isFinished else { return true }
+        let opened = cspawn_pidfd_open(pid)
+        guard opened >= 0 else {
+            finish(imposing: abandonStartedChild(.spawn(errno: errno, message: "pidfd_open failed")))
+            return false
+        }
+        pidfd = opened
+        if shared.exitPoller >= 0 {
+            guard cspawn_exit_poller_watch_pidfd(shared.exitPoller, pidfd, tag) == 0 else {
+                finish(imposing: abandonStartedChild(.spawn(errno: errno, message: "cannot watch the child's exit")))
+                return false
+            }
+        } else {
+            do {
+                tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
+            } catch {
+                finish(imposing: abandonStartedChild(.spawn(errno: EIO, message: "cannot watch the child: \(error)")))
+                return false
+            }
+        }
+        return true
     }
 
     /// Writes the whole request without blocking: the pipe is empty, nobody reads it yet, and it was sized for the
@@ -368,9 +402,9 @@ public final class RunningProcess {
         killedByRunner = true
         signalGroup(SIGKILL)
         var status = cspawn_exit_status()
-        _ = cspawn_reap(pidfd, &status)
+        _ = cspawn_reap_pid(pid, &status)
         isReaped = true
-        close(pidfd)
+        if pidfd >= 0 { close(pidfd) }
         pidfd = -1
         closeOutputs()
         return failure
@@ -499,8 +533,8 @@ public final class RunningProcess {
         var status = cspawn_exit_status()
         var termination: ProcessTermination?
         var reapFailure: ProcessFailure?
-        if pidfd >= 0 && !isReaped {
-            if cspawn_reap(pidfd, &status) == 0 {
+        if pid > 0 && !isReaped {
+            if cspawn_reap_pid(pid, &status) == 0 {
                 termination = status.exited != 0 ? .exited(status.status) : .signaled(status.status)
             } else {
                 reapFailure = .spawn(errno: errno, message: "cannot reap process \(pid)")
@@ -582,6 +616,8 @@ public final class RunningProcess {
             stdoutToken = nil
             if stdoutFD >= 0 { close(stdoutFD) }
             stdoutFD = -1
+            // Closing it dropped the exit watch on its end, if that was the one.
+            if pidfd < 0 && pid > 0 && !hasExited && !isFinished { watchExitApart() }
         case .stderr:
             stderrToken?.cancel()
             stderrToken = nil
