@@ -59,7 +59,7 @@ public struct StderrLogHandler: LogHandler {
             line.append(UInt8(ascii: " "))
             line.append(contentsOf: field.name.utf8)
             line.append(UInt8(ascii: "="))
-            line.append(contentsOf: quoted(field.value).utf8)
+            appendQuoted(field.value, to: &line)
         }
         return line
     }
@@ -88,23 +88,33 @@ public struct StderrLogHandler: LogHandler {
     /// Values with spaces, quotes or control characters are double-quoted with C-style escapes.
     static func quoted(_ value: String) -> String {
         guard needsQuotes(value) else { return value }
-        var result = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\r": result += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7f {
-                    result += "\\x" + String(scalar.value, radix: 16)
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
+        var bytes: [UInt8] = []
+        appendQuoted(value, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `quoted(value)` appended to `line` as UTF-8, byte by byte: the characters escaped are ASCII, and no byte of a
+    /// multi-byte sequence is, so the other bytes go in as they are. Every value of every line passes here.
+    static func appendQuoted(_ value: String, to line: inout [UInt8]) {
+        guard needsQuotes(value) else {
+            line.append(contentsOf: value.utf8)
+            return
+        }
+        let backslash = UInt8(ascii: "\\")
+        line.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), backslash: line.append(contentsOf: [backslash, byte])
+            case UInt8(ascii: "\n"): line.append(contentsOf: [backslash, UInt8(ascii: "n")])
+            case UInt8(ascii: "\t"): line.append(contentsOf: [backslash, UInt8(ascii: "t")])
+            case UInt8(ascii: "\r"): line.append(contentsOf: [backslash, UInt8(ascii: "r")])
+            case 0..<0x20, 0x7f:
+                line.append(contentsOf: [backslash, UInt8(ascii: "x")])
+                line.append(contentsOf: String(byte, radix: 16).utf8)
+            default: line.append(byte)
             }
         }
-        return result + "\""
+        line.append(UInt8(ascii: "\""))
     }
 }
 

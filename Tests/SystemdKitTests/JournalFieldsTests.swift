@@ -65,6 +65,24 @@ struct JournalFieldsTests {
         #expect(line == "INFO m ALPHA=x WIDGET_KIND=c ZETA=z")
     }
 
+    @Test(arguments: [
+        ("plain", "plain"),
+        ("", #""""#),
+        ("two words", #""two words""#),
+        ("a\tb\nc\rd", #""a\tb\nc\rd""#),
+        (#"back\slash"#, #""back\\slash""#),
+        ("bell\u{07}", #""bell\x7""#),
+        ("del\u{7f}", #""del\x7f""#),
+        ("unit\u{1f}sep", #""unit\x1fsep""#),
+        ("é ü", #""é ü""#),
+        ("naïve", "naïve"),
+    ])
+    func stderrValuesAreQuotedWithCStyleEscapesOnlyWhenNeeded(value: String, expected: String) {
+        #expect(StderrLogHandler.quoted(value) == expected)
+        #expect(StderrLogHandler.line(level: .info, message: "m", metadata: ["K": .string(value)])
+                == "INFO m K=\(expected)")
+    }
+
     @Test func laterMetadataSourcesWin() {
         let merged = JournalFields.merge(
             handler: ["a": "handler", "b": "handler"], provider: nil, event: ["b": "event"], error: nil)
