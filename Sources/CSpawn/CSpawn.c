@@ -12,10 +12,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef P_PIDFD
-#define P_PIDFD 3
-#endif
-
 int cspawn_attr_init_isolated(posix_spawnattr_t *attr) {
     int error = posix_spawnattr_init(attr);
     if (error != 0) return error;
@@ -95,23 +91,6 @@ int cspawn_limit_data(pid_t pid, uint64_t bytes) {
     return prlimit(pid, RLIMIT_DATA, &limit, NULL);
 }
 
-int cspawn_reap(int pidfd, cspawn_exit_status *status) {
-    siginfo_t info;
-    struct rusage usage;
-    memset(&info, 0, sizeof info);
-    memset(&usage, 0, sizeof usage);
-    long result;
-    do {
-        // The raw syscall, because only it reports the rusage (for the peak resident set size).
-        result = syscall(SYS_waitid, P_PIDFD, pidfd, &info, WEXITED, &usage);
-    } while (result < 0 && errno == EINTR);
-    if (result < 0) return -1;
-    status->exited = info.si_code == CLD_EXITED;
-    status->status = info.si_status;
-    status->max_rss_bytes = (uint64_t)usage.ru_maxrss * 1024;
-    return 0;
-}
-
 int cspawn_reap_pid(pid_t pid, cspawn_exit_status *status) {
     siginfo_t info;
     struct rusage usage;
@@ -119,6 +98,7 @@ int cspawn_reap_pid(pid_t pid, cspawn_exit_status *status) {
     memset(&usage, 0, sizeof usage);
     long result;
     do {
+        // The raw syscall, because only it reports the rusage (for the peak resident set size).
         result = syscall(SYS_waitid, P_PID, pid, &info, WEXITED, &usage);
     } while (result < 0 && errno == EINTR);
     if (result < 0) return -1;

@@ -39,34 +39,43 @@ struct CanonicalTimelineReaderTests {
         #expect((try ProviderAnswerDecoder.timeline(from: Array(answer.utf8)).get()) == fast)
     }
 
+    /// An answer whose one entry, dated `date`, has `fields` after its date; `extra` follows the policy.
+    static func oneEntry(_ fields: String, date: String = "2026-01-05T08:00:00Z", policy: String = #""atEnd""#,
+                         extra: String = "") -> String {
+        #"{"entries":[{"date":"\#(date)",\#(fields)}],"policy":\#(policy)\#(extra)}"#
+    }
+
+    static let twoEntries = #"{"date":"2026-01-05T09:00:00Z","content":1},{"date":"2026-01-05T08:00:00Z","content":2}"#
+    static let sameDate = #"{"date":"2026-01-05T08:00:00Z","content":1},{"date":"2026-01-05T08:00:00Z","content":2}"#
+
     static let answersLeftToTheFullDecoder: [(String, String)] = [
-        ("a relevance", #"{"entries":[{"date":"2026-01-05T08:00:00Z","relevance":{"score":1},"content":1}],"policy":"atEnd"}"#),
-        ("content keys out of order", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"b":1,"a":2}}],"policy":"atEnd"}"#),
-        ("a repeated content key", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"a":1,"a":2}}],"policy":"atEnd"}"#),
-        ("whitespace in content", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"a": 1}}],"policy":"atEnd"}"#),
-        ("an escape in content", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":"a\nb"}],"policy":"atEnd"}"#),
-        ("non-ASCII content", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":"café"}],"policy":"atEnd"}"#),
-        ("a fraction", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":2.5}],"policy":"atEnd"}"#),
-        ("an exponent", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1e3}],"policy":"atEnd"}"#),
-        ("minus zero", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":-0}],"policy":"atEnd"}"#),
-        ("a leading zero", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":[01]}],"policy":"atEnd"}"#),
-        ("sixteen digits", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1234567890123456}],"policy":"atEnd"}"#),
-        ("an unknown field", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}],"policy":"atEnd","x":1}"#),
-        ("a repeated field", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}],"policy":"atEnd","policy":"never"}"#),
-        ("an unknown entry field", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1,"x":2}],"policy":"atEnd"}"#),
-        ("dates out of order", #"{"entries":[{"date":"2026-01-05T09:00:00Z","content":1},{"date":"2026-01-05T08:00:00Z","content":2}],"policy":"atEnd"}"#),
-        ("a repeated date", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1},{"date":"2026-01-05T08:00:00Z","content":2}],"policy":"atEnd"}"#),
-        ("a bad date", #"{"entries":[{"date":"2026-13-05T08:00:00Z","content":1}],"policy":"atEnd"}"#),
+        ("a relevance", oneEntry(#""relevance":{"score":1},"content":1"#)),
+        ("content keys out of order", oneEntry(#""content":{"b":1,"a":2}"#)),
+        ("a repeated content key", oneEntry(#""content":{"a":1,"a":2}"#)),
+        ("whitespace in content", oneEntry(#""content":{"a": 1}"#)),
+        ("an escape in content", oneEntry(#""content":"a\nb""#)),
+        ("non-ASCII content", oneEntry(#""content":"café""#)),
+        ("a fraction", oneEntry(#""content":2.5"#)),
+        ("an exponent", oneEntry(#""content":1e3"#)),
+        ("minus zero", oneEntry(#""content":-0"#)),
+        ("a leading zero", oneEntry(#""content":[01]"#)),
+        ("sixteen digits", oneEntry(#""content":1234567890123456"#)),
+        ("an unknown field", oneEntry(#""content":1"#, extra: #","x":1"#)),
+        ("a repeated field", oneEntry(#""content":1"#, extra: #","policy":"never""#)),
+        ("an unknown entry field", oneEntry(#""content":1,"x":2"#)),
+        ("dates out of order", #"{"entries":[\#(twoEntries)],"policy":"atEnd"}"#),
+        ("a repeated date", #"{"entries":[\#(sameDate)],"policy":"atEnd"}"#),
+        ("a bad date", oneEntry(#""content":1"#, date: "2026-13-05T08:00:00Z")),
         ("no entries", #"{"entries":[],"policy":"atEnd"}"#),
         ("no content", #"{"entries":[{"date":"2026-01-05T08:00:00Z"}],"policy":"atEnd"}"#),
         ("no policy", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}]}"#),
-        ("an unknown policy", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}],"policy":"sometimes"}"#),
-        ("text after the answer", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":1}],"policy":"atEnd"} x"#),
+        ("an unknown policy", oneEntry(#""content":1"#, policy: #""sometimes""#)),
+        ("text after the answer", oneEntry(#""content":1"#) + " x"),
         ("a truncated answer", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":{"a":1"#),
         ("not an object", #"[1,2]"#),
         ("nothing", "\n"),
-        ("content nested past the limit", #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":"#
-            + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + #"}],"policy":"atEnd"}"#),
+        ("content nested past the limit",
+         oneEntry(#""content":"# + String(repeating: "[", count: 70) + String(repeating: "]", count: 70))),
     ]
 
     @Test(arguments: answersLeftToTheFullDecoder)

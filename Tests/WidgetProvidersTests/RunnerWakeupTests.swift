@@ -165,20 +165,30 @@ struct RunnerWakeupTests {
         #expect(watchedByPidfd == true)
     }
 
-    @Test func aQuickRunWatchesItsExitThroughItsOutputWithoutAPidfd() {
-        let spec = ProcessSpec(argv: ["sh", "-c", "sleep 0.3; echo late"], streamWatchDelay: 20)
-        var watchedByPidfd: Bool?
-        let result = Self.run(spec, probing: 0.15) { watchedByPidfd = $0.watchesExitThroughPidfd }
-        #expect(result.failure == nil)
-        #expect(String(decoding: result.stdout, as: UTF8.self) == "late\n")
-        #expect(watchedByPidfd == false)
+    struct ExitWatchCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        var script: String
+        var streamWatchDelay: Double
+        /// When the run is looked at, in seconds: the child still sleeps then.
+        var probeAfter: Double
+        var watchedByPidfd: Bool
+        var testDescription: String { name }
     }
 
-    @Test func aLastingRunWatchesItsExitThroughAPidfd() {
-        let spec = ProcessSpec(argv: ["sh", "-c", "sleep 0.4"], streamWatchDelay: 0.05)
+    static let exitWatchCases: [ExitWatchCase] = [
+        ExitWatchCase(name: "a quick run's exit is watched through its output, without a pidfd",
+                      script: "sleep 0.3; echo late", streamWatchDelay: 20, probeAfter: 0.15, watchedByPidfd: false),
+        ExitWatchCase(name: "a lasting run's exit is watched through a pidfd", script: "sleep 0.4; echo late",
+                      streamWatchDelay: 0.05, probeAfter: 0.25, watchedByPidfd: true),
+    ]
+
+    @Test(arguments: exitWatchCases)
+    func aRunsExitIsWatchedThroughAPidfdOnlyOnceItLasts(_ example: ExitWatchCase) {
+        let spec = ProcessSpec(argv: ["sh", "-c", example.script], streamWatchDelay: example.streamWatchDelay)
         var watchedByPidfd: Bool?
-        let result = Self.run(spec, probing: 0.25) { watchedByPidfd = $0.watchesExitThroughPidfd }
+        let result = Self.run(spec, probing: example.probeAfter) { watchedByPidfd = $0.watchesExitThroughPidfd }
         #expect(result.failure == nil)
-        #expect(watchedByPidfd == true)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "late\n")
+        #expect(watchedByPidfd == example.watchedByPidfd)
     }
 }

@@ -60,9 +60,6 @@ typedef struct {
     uint64_t max_rss_bytes;
 } cspawn_exit_status;
 
-/// Reaps the exited child behind `pidfd` with waitid(P_PIDFD) and its rusage; blocks if it has not exited.
-int cspawn_reap(int pidfd, cspawn_exit_status *status);
-
 /// Reaps child `pid` with waitid(P_PID) and its rusage; blocks if it has not exited. The caller must be its only
 /// reaper: until then the zombie keeps the pid from being reused.
 int cspawn_reap_pid(pid_t pid, cspawn_exit_status *status);

@@ -36,11 +36,7 @@ struct CanonicalTimelineReader {
         var entries: [TimelineEntry]?
         var policy: ReloadPolicy?
         repeat {
-            skipWhitespace()
-            guard let key = plainString() else { return nil }
-            skipWhitespace()
-            guard consume(UInt8(ascii: ":")) else { return nil }
-            skipWhitespace()
+            guard let key = memberKey() else { return nil }
             if Self.equals(key, "entries"), entries == nil {
                 guard let read = self.entries(maxEntries: maxEntries) else { return nil }
                 entries = read
@@ -78,11 +74,7 @@ struct CanonicalTimelineReader {
         var date: Date?
         var content: String?
         repeat {
-            skipWhitespace()
-            guard let key = plainString() else { return nil }
-            skipWhitespace()
-            guard consume(UInt8(ascii: ":")) else { return nil }
-            skipWhitespace()
+            guard let key = memberKey() else { return nil }
             if Self.equals(key, "date"), date == nil {
                 guard let text = plainString(), let parsed = RFC3339.date(from: Self.text(text)) else { return nil }
                 date = parsed
@@ -105,12 +97,7 @@ struct CanonicalTimelineReader {
             if Self.equals(name, "never") { return .never }
             return nil
         }
-        guard consume(UInt8(ascii: "{")) else { return nil }
-        skipWhitespace()
-        guard let key = plainString(), Self.equals(key, "after") else { return nil }
-        skipWhitespace()
-        guard consume(UInt8(ascii: ":")) else { return nil }
-        skipWhitespace()
+        guard consume(UInt8(ascii: "{")), let key = memberKey(), Self.equals(key, "after") else { return nil }
         guard let text = plainString(), let date = RFC3339.date(from: Self.text(text)) else { return nil }
         skipWhitespace()
         guard consume(UInt8(ascii: "}")) else { return nil }
@@ -177,6 +164,16 @@ struct CanonicalTimelineReader {
     }
 
     // MARK: - Pieces
+
+    /// An object member's key and its colon, with the whitespace around them: the key, or nil.
+    private mutating func memberKey() -> UnsafeBufferPointer<UInt8>? {
+        skipWhitespace()
+        guard let key = plainString() else { return nil }
+        skipWhitespace()
+        guard consume(UInt8(ascii: ":")) else { return nil }
+        skipWhitespace()
+        return key
+    }
 
     /// A string of printable ASCII without escapes (the bytes between its quotes), or nil with the position
     /// unspecified: other strings are left to the full decoder.

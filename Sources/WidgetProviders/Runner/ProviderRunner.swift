@@ -9,10 +9,11 @@ import Glibc
 /// only descriptors 0, 1 and 2 (pipes; everything from 3 up is closed by the spawn), the spec's environment only,
 /// and RLIMIT_DATA at the spec's memory cap (set with prlimit by the spawning thread the moment posix_spawn returns;
 /// see `ProcessResult` for how a failure is told to be `memory`). The request is in stdin's pipe before the spawn,
-/// followed by end-of-file, so a child never waits for the runner to feed it. The runner then watches stdout,
-/// stderr and a pidfd of the child on the loop. With a sandbox, the spawn is queued on the sandbox's thread and the
-/// loop does not wait for the child's exec; without one, posix_spawn's own wait (until the child has exec'd) is the
-/// only one.
+/// followed by end-of-file, so a child never waits for the runner to feed it. The runner then watches the child's
+/// exit through the end of its stdout, and, from its stream-watch delay on (or once its stdout has ended without its
+/// exit), its stdout, stderr and a pidfd (`RunnerSharedState`, `ProcessSpec.streamWatchDelay`). With a sandbox, the
+/// spawn is queued on the sandbox's thread and the loop does not wait for the child's exec; without one,
+/// posix_spawn's own wait (until the child has exec'd) is the only one.
 ///
 /// At the end of every run, and before the child is reaped (so its pid, which names the group, cannot be reused),
 /// the whole group gets SIGKILL: nothing the provider started is left behind, unless it left its group with
