@@ -48,10 +48,11 @@ cat > "$work/request.json" <<'REQUEST'
 {"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
 REQUEST
 
-# start NAME CONFIG: starts the daemon on $work/NAME, sets daemon_pid, socket and started (the start line).
+# start NAME CONFIG: starts the daemon ($DAEMON_BIN, default the release build's) on $work/NAME, sets daemon_pid,
+# socket and started (the start line).
 start() {
     socket=$work/$1/run/control.socket
-    started=$($prio "$bench" start --log "$work/$1.log" -- "$bin/widget-scheduler" --config "$2" \
+    started=$($prio "$bench" start --log "$work/$1.log" -- "${DAEMON_BIN:-$bin/widget-scheduler}" --config "$2" \
         --state-dir "$work/$1/state" --runtime-dir "$work/$1/run" --providers-dir "$work/providers")
     daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
     log "  $1: $started"
