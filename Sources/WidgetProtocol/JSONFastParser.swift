@@ -27,25 +27,12 @@ enum JSONFastParser {
         return text.withUTF8 { parse($0) }
     }
 
-    private struct Parser {
+    private struct Parser: JSONByteReading {
         let bytes: UnsafeBufferPointer<UInt8>
         var index = 0
 
-        mutating func skipWhitespace() {
-            while index < bytes.count {
-                switch bytes[index] {
-                case 0x20, 0x0A, 0x0D, 0x09: index += 1
-                default: return
-                }
-            }
-        }
-
         mutating func literal(_ text: StaticString, _ value: JSONValue) -> JSONValue? {
-            let count = text.utf8CodeUnitCount
-            guard bytes.count - index >= count else { return nil }
-            for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return nil }
-            index += count
-            return value
+            matchLiteral(text) ? value : nil
         }
 
         mutating func value(depth: Int) -> JSONValue? {
@@ -60,13 +47,6 @@ enum JSONFastParser {
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
             default: return nil
             }
-        }
-
-        /// Consumes `byte` if it is next.
-        mutating func consume(_ byte: UInt8) -> Bool {
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-            return true
         }
 
         /// After a member or an item: true at `closing`, false after a comma (either consumed), nil on anything else.

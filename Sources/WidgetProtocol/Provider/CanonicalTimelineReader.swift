@@ -11,12 +11,12 @@ import WidgetSchedulerCore
 /// repeated key, an error of any kind, content in another form) returns nil, and the full decoder decides, so every
 /// answer gets the same timeline or the same error either way. Every run's answer passes here: the tree and the
 /// re-encoding were most of a run's decoding.
-struct CanonicalTimelineReader {
+struct CanonicalTimelineReader: JSONByteReading {
     /// Content nested deeper than this is left to the full decoder.
     static let maximumContentDepth = 64
 
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var index = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -133,11 +133,11 @@ struct CanonicalTimelineReader {
             } while consume(UInt8(ascii: ","))
             return consume(UInt8(ascii: "]"))
         case UInt8(ascii: "t"):
-            return literal("true")
+            return matchLiteral("true")
         case UInt8(ascii: "f"):
-            return literal("false")
+            return matchLiteral("false")
         case UInt8(ascii: "n"):
-            return literal("null")
+            return matchLiteral("null")
         default:
             return canonicalInteger()
         }
@@ -190,29 +190,6 @@ struct CanonicalTimelineReader {
             index += 1
         }
         return nil
-    }
-
-    private mutating func literal(_ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard bytes.count - index >= count else { return false }
-        for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
-        index += count
-        return true
-    }
-
-    private mutating func consume(_ byte: UInt8) -> Bool {
-        guard index < bytes.count, bytes[index] == byte else { return false }
-        index += 1
-        return true
-    }
-
-    private mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
-            }
-        }
     }
 
     private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ text: StaticString) -> Bool {

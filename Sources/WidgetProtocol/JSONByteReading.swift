@@ -1,0 +1,36 @@
+/// A reader of JSON text's bytes at a position: the steps every such reader takes (whitespace skipped, one byte
+/// consumed, a literal matched). `JSONFastParser` and `CanonicalTimelineReader` read with them.
+protocol JSONByteReading {
+    /// The text.
+    var bytes: UnsafeBufferPointer<UInt8> { get }
+    /// The position of the next byte to read.
+    var index: Int { get set }
+}
+
+extension JSONByteReading {
+    /// Moves past JSON whitespace (space, tab, line feed, carriage return).
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Moves past `byte` if it comes next; whether it did.
+    mutating func consume(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// Moves past `text` if it comes next; whether it did.
+    mutating func matchLiteral(_ text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
+        index += count
+        return true
+    }
+}
