@@ -64,10 +64,10 @@ typedef struct cspawn_job {
     /// 0, or the errno of setting the descriptor limits.
     int descriptor_limit_errno;
     /// An epoll set (`cspawn_exit_poller_create`) the child's exit is watched in by `cspawn_job_watch_exit`,
-    /// one-shot: its pidfd with `tag` as data, or `output_fd` with `tag | CSPAWN_OUTPUT_END` ; -1 for none.
+    /// one-shot: its pidfd with `tag` as data, or `output_fd` with `tag | CSPAWN_OUTPUT_END`; -1 for none.
     int exit_poller;
     uint64_t tag;
-    /// 0, or the errno of adding the pidfd to `exit_poller`.
+    /// 0, or the errno of adding the exit watch to `exit_poller`.
     int poller_errno;
     struct cspawn_job *next;
 } cspawn_job;
@@ -90,10 +90,11 @@ int cspawn_job_watch_exit(cspawn_job *job);
 /// output. Returns 0 or -1 with errno.
 int cspawn_exit_poller_watch_pidfd(int poller, int pidfd, uint64_t tag);
 
-/// A close-on-exec epoll set for children's pidfds, or -1 with errno.
+/// A close-on-exec epoll set for children's exit watches (their stdout ends or pidfds), or -1 with errno.
 int cspawn_exit_poller_create(void);
 
-/// The tags of up to `capacity` children whose exit the poller reports, without waiting: their count, or -1.
+/// The tags of up to `capacity` children whose exit (or end of output) the poller reports, without waiting: their
+/// count, or -1.
 int cspawn_exit_poller_take(int poller, uint64_t *tags, int capacity);
 
 /// Queues `job` for the sandbox's thread and returns at once: the caller's thread never waits for a child's exec.
