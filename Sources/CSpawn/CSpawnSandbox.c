@@ -187,6 +187,13 @@ int cspawn_exit_poller_take(int poller, uint64_t *tags, int capacity) {
     return count;
 }
 
+/// Makes the eventfd readable for the finished list; the caller holds the mutex.
+static void count_finished(struct cspawn_sandbox *sandbox) {
+    sandbox->event_counted = 1;
+    uint64_t one = 1;
+    while (write(sandbox->event_fd, &one, sizeof one) < 0 && errno == EINTR) {}
+}
+
 static void *sandbox_main(void *argument) {
     struct cspawn_sandbox *sandbox = argument;
     const char *step = NULL;
@@ -217,11 +224,8 @@ static void *sandbox_main(void *argument) {
         // it too, and so always finds this job there. A job the poller will not report needs the eventfd.
         int reported = cspawn_job_watch_exit(job) == 0 && job->limit_errno == 0 && job->descriptor_limit_errno == 0;
         append_job(&sandbox->finished_head, &sandbox->finished_tail, job);
-        if (!reported) {
-            sandbox->event_counted = 1;
-            uint64_t one = 1;
-            while (write(sandbox->event_fd, &one, sizeof one) < 0 && errno == EINTR) {}
-        }
+        job->done = 1;
+        if (!reported || job->report_when_done) count_finished(sandbox);
     }
     pthread_mutex_unlock(&sandbox->mutex);
     return NULL;
@@ -293,6 +297,13 @@ void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job) {
     pthread_mutex_unlock(&sandbox->mutex);
     // Signalled after the unlock, so the woken thread does not at once block on the mutex this thread still holds.
     pthread_cond_signal(&sandbox->changed);
+}
+
+void cspawn_sandbox_request_report(cspawn_sandbox *sandbox, cspawn_job *job) {
+    pthread_mutex_lock(&sandbox->mutex);
+    job->report_when_done = 1;
+    if (job->done) count_finished(sandbox);
+    pthread_mutex_unlock(&sandbox->mutex);
 }
 
 int cspawn_sandbox_event_fd(const cspawn_sandbox *sandbox) { return sandbox->event_fd; }

@@ -143,6 +143,18 @@ struct RunnerSandboxTests {
         #expect(lastingLate == [results[1].pid])
     }
 
+    @Test func aRunWhoseStreamsAreWatchedBeforeItsSpawnIsTakenOverStillEndsAtItsExit() throws {
+        // A stream-watch delay of 0: the streams are watched, and read to their end, while the spawn may still be
+        // queued on the sandbox's thread. The end of stdout is also the exit watch: the run must not lose it and
+        // wait for its timeout (it once did, for 5 s, when its stdout was closed before the spawn was taken over).
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        let spec = ProcessSpec(argv: ["sh", "-c", "echo out; echo err >&2"], timeout: 20, streamWatchDelay: 0)
+        let results = RunnerHarness.run(Array(repeating: spec, count: 40), sandbox: sandbox)
+        #expect(results.allSatisfy { $0.failure == nil })
+        #expect(results.allSatisfy { String(decoding: $0.stdout, as: UTF8.self) == "out\n" && $0.stderrTail == "err\n" })
+        #expect(results.map(\.duration).max() ?? 0 < 10)
+    }
+
     @Test func aQuietSandboxedRunEndsAtItsExitWithNoStreamWatchOrSpawnWakeUp() throws {
         let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
         // No stream watch before 20 s: only the exit poller can end this run quickly.

@@ -69,6 +69,10 @@ typedef struct cspawn_job {
     uint64_t tag;
     /// 0, or the errno of adding the exit watch to `exit_poller`.
     int poller_errno;
+    /// Set by `cspawn_sandbox_request_report`: the finished job is also counted on the sandbox's eventfd.
+    int report_when_done;
+    /// Set by the sandbox's thread when the job is on its finished list.
+    int done;
     struct cspawn_job *next;
 } cspawn_job;
 
@@ -102,6 +106,10 @@ int cspawn_exit_poller_take(int poller, uint64_t *tags, int capacity);
 /// added to that poller and to the finished list in one critical section, so whoever sees the exit finds the job;
 /// any other finished job (a failed spawn, no poller) is also counted on `cspawn_sandbox_event_fd`.
 void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job);
+
+/// Asks for `job`, queued on `sandbox` and not yet taken, to be counted on the eventfd once it is done (at once if it
+/// is): for a run that needs its spawn taken over as soon as it exists, rather than at its child's exit.
+void cspawn_sandbox_request_report(cspawn_sandbox *sandbox, cspawn_job *job);
 
 /// A non-blocking eventfd that is readable while finished jobs that no exit poller reports wait to be taken.
 int cspawn_sandbox_event_fd(const cspawn_sandbox *sandbox);

@@ -70,6 +70,12 @@ public final class ProviderSandbox {
         cspawn_sandbox_submit(handle, spawn.job)
     }
 
+    /// Asks for `spawn`, submitted and not yet taken back, to be counted on `finishedSpawnsDescriptor` once it is
+    /// done (at once if it is), even if an exit poller will report its child.
+    func requestReport(of spawn: QueuedSpawn) {
+        cspawn_sandbox_request_report(handle, spawn.job)
+    }
+
     /// The jobs whose spawn is done, oldest first.
     func takeFinished() -> [UnsafeMutablePointer<cspawn_job>] {
         var jobs: [UnsafeMutablePointer<cspawn_job>] = []

@@ -33,7 +33,8 @@ final class QueuedSpawn {
                                       data_limit: dataLimit ?? 0,
                                       descriptor_limit: descriptorLimit ?? rlimit(), pid: 0, result: 0,
                                       pidfd: -1, pidfd_errno: 0, limit_errno: 0, descriptor_limit_errno: 0,
-                                      exit_poller: exitPoller, tag: tag, poller_errno: 0, next: nil))
+                                      exit_poller: exitPoller, tag: tag, poller_errno: 0, report_when_done: 0,
+                                      done: 0, next: nil))
     }
 
     deinit {

@@ -143,6 +143,12 @@ final class RunnerSharedState {
         sandbox.submit(spawn)
     }
 
+    /// Asks the sandbox to report `spawn` on its eventfd once it is done, so that its run takes it over then rather
+    /// than at its child's exit: for a run whose streams are watched while its spawn is still queued.
+    func requestReport(of spawn: QueuedSpawn) {
+        sandbox?.requestReport(of: spawn)
+    }
+
     /// Blocks until every queued spawn is done and delivered: for a runner that stops (the daemon's SIGTERM), so
     /// that no child starts after its run was ended.
     func settleQueuedSpawns() {

@@ -125,6 +125,9 @@ public final class RunningProcess {
         let delay = streamWatchDelay
         // Also the moment a quiet run's finished spawn is taken over, if no exit came first.
         guard takeOverFinishedSpawn() else { return }
+        // Still queued: its streams are watched from now on, and may end before its child is heard of, so the spawn
+        // must be taken over as soon as it is done, not at the end of an output that may already be read.
+        if spawning, let spawn = queuedSpawn { shared.requestReport(of: spawn) }
         if let failure = watchStreams() {
             // A child still being spawned is killed the moment it exists; its run ends as killed.
             if spawning {
@@ -182,6 +185,8 @@ public final class RunningProcess {
     /// The spawn is queued on the sandbox's thread: no pid yet.
     private var spawning = false
     private var cancelledWhileSpawning = false
+    /// Stdout reached its end (or its limit) before the spawn was taken over: it is closed at the take-over.
+    private var stdoutEndedWhileSpawning = false
     private var timedOutWhileSpawning = false
     /// The run's tag with the runner (`RunnerSharedState.runLaunched`).
     private var tag: UInt64 = 0
@@ -277,6 +282,10 @@ public final class RunningProcess {
             return
         }
         if cancelledWhileSpawning { signalGroup(SIGKILL) }
+        if stdoutEndedWhileSpawning {
+            stdoutEndedWhileSpawning = false
+            closeStream(.stdout)
+        }
         if lastsWhenSpawned && !cancelledWhileSpawning { lasted() }
         if timedOutWhileSpawning { timeOut() }
     }
@@ -464,6 +473,7 @@ public final class RunningProcess {
                 stdout.append(contentsOf: chunk.prefix(max(0, room)))
                 outputTooLarge = true
                 killedByRunner = true
+                if spawning { cancelledWhileSpawning = true }
                 signalGroup(SIGKILL)
                 closeStream(.stdout)
                 return false
@@ -614,6 +624,12 @@ public final class RunningProcess {
         case .stdout:
             stdoutToken?.cancel()
             stdoutToken = nil
+            // Its end is the exit watch the spawning thread adds to the exit poller: while the spawn is not taken
+            // over, the descriptor stays open (the watch must be added to it, and stay), and only its reading stops.
+            if spawning && !isFinished && stdoutFD >= 0 {
+                stdoutEndedWhileSpawning = true
+                return
+            }
             if stdoutFD >= 0 { close(stdoutFD) }
             stdoutFD = -1
             // Closing it dropped the exit watch on its end, if that was the one.
