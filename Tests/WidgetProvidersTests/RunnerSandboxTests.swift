@@ -144,10 +144,11 @@ struct RunnerSandboxTests {
     }
 
     @Test func aRunWhoseStreamsAreWatchedBeforeItsSpawnIsTakenOverStillEndsAtItsExit() throws {
-        // A stream-watch delay of 0: the streams are watched, and may be read to their end, while the spawn is still
-        // queued on the sandbox's thread. The end of stdout is also the exit watch: the run must not lose it and
-        // wait for its timeout. The stall this guards against (stdout closed before the take-over) needed the
-        // sandbox's thread held up by the machine, so this is a smoke test; benchmarks/p1-stalls.sh is the check.
+        // A stream-watch delay of 0: the watch comes due while spawns are still queued on the sandbox's thread. The
+        // end of stdout is also the exit watch, so the streams must not be read to their end before the spawn is
+        // taken over, and the run must not wait for its timeout. The stall this guards against (stdout closed before
+        // the take-over) needed the sandbox's thread held up by the machine, so this is a smoke test;
+        // benchmarks/p1-stalls.sh is the check.
         let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
         let spec = ProcessSpec(argv: ["sh", "-c", "echo out; echo err >&2"], timeout: 20, streamWatchDelay: 0)
         let results = RunnerHarness.run(Array(repeating: spec, count: 40), sandbox: sandbox)

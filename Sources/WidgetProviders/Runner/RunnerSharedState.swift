@@ -32,7 +32,7 @@ final class RunnerSharedState {
     static let readsPipesWithoutWaiting = cspawn_pipes_read_nowait() != 0
     /// The runner process's peak RSS in bytes when last read (it never decreases).
     var spawnerPeakBytes: UInt64 = 0
-    /// The epoll set of the live children's pidfds, or -1.
+    /// The epoll set watching the live children's exits (their stdout ends, or pidfds), or -1.
     let exitPoller = cspawn_exit_poller_create()
     /// The runs whose spawn is queued on the sandbox, by job.
     private var queued: [UnsafeMutablePointer<cspawn_job>: RunningProcess] = [:]
@@ -144,7 +144,7 @@ final class RunnerSharedState {
     }
 
     /// Asks the sandbox to report `spawn` on its eventfd once it is done, so that its run takes it over then rather
-    /// than at its child's exit: for a run whose streams are watched while its spawn is still queued.
+    /// than at its child's exit: for a run whose stream watch came due while its spawn was still queued.
     func requestReport(of spawn: QueuedSpawn) {
         sandbox?.requestReport(of: spawn)
     }

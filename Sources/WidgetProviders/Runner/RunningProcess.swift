@@ -119,29 +119,20 @@ public final class RunningProcess {
     /// How long after its launch the run's streams are watched: `ProcessSpec.streamWatchDelay`, within the timeout.
     private var streamWatchDelay: Double { min(max(0, spec.streamWatchDelay), spec.timeout) }
 
-    /// The stream watch is due (`ProcessSpec.streamWatchDelay`; the runner's timer calls this): watch stdout and
-    /// stderr, and time the rest out.
+    /// The stream watch is due (`ProcessSpec.streamWatchDelay`; the runner's timer calls this): watch stdout, stderr
+    /// and the exit itself, and time the rest out.
     func streamWatchDue() {
         let delay = streamWatchDelay
         // Also the moment a quiet run's finished spawn is taken over, if no exit came first.
         guard takeOverFinishedSpawn() else { return }
-        // Still queued: its streams are watched from now on, and may end before its child is heard of, so the spawn
-        // must be taken over as soon as it is done, not at the end of an output that may already be read.
-        if spawning, let spawn = queuedSpawn { shared.requestReport(of: spawn) }
-        if let failure = watchStreams() {
-            // A child still being spawned is killed the moment it exists; its run ends as killed.
-            if spawning {
-                cancel()
-            } else {
-                killedByRunner = true
-                finish(imposing: failure)
-            }
-            return
-        }
         if spawning {
+            // The watches need the child: they start at the take-over, which the sandbox is asked to report as soon
+            // as the spawn is done rather than leave to the end of the child's output (a child that fills its pipe
+            // before anybody reads it never ends its output).
+            if let spawn = queuedSpawn { shared.requestReport(of: spawn) }
             lastsWhenSpawned = true
         } else {
-            lasted()
+            guard lasted(tellingHandlers: true) else { return }
         }
         let remaining = spec.timeout - delay
         guard remaining > 0 else {
@@ -185,8 +176,6 @@ public final class RunningProcess {
     /// The spawn is queued on the sandbox's thread: no pid yet.
     private var spawning = false
     private var cancelledWhileSpawning = false
-    /// Stdout reached its end (or its limit) before the spawn was taken over: it is closed at the take-over.
-    private var stdoutEndedWhileSpawning = false
     private var timedOutWhileSpawning = false
     /// The run's tag with the runner (`RunnerSharedState.runLaunched`).
     private var tag: UInt64 = 0
@@ -282,23 +271,29 @@ public final class RunningProcess {
             return
         }
         if cancelledWhileSpawning { signalGroup(SIGKILL) }
-        if stdoutEndedWhileSpawning {
-            stdoutEndedWhileSpawning = false
-            closeStream(.stdout)
+        if lastsWhenSpawned {
+            guard lasted(tellingHandlers: !cancelledWhileSpawning) else { return }
         }
-        if lastsWhenSpawned && !cancelledWhileSpawning { lasted() }
         if timedOutWhileSpawning { timeOut() }
     }
 
-    /// The run has gone on for its stream-watch delay: tells the `whenLasting` handlers, if the child still runs.
-    /// From now on its exit is watched apart from its output, which a grandchild may hold open after it.
-    private func lasted() {
-        guard !hasExited, !isFinished, !hasLasted else { return }
+    /// The run has gone on for its stream-watch delay, and its child is known: stdout and stderr are watched, and the
+    /// exit apart from the output, which a grandchild may hold open after it; then, unless told not to, the
+    /// `whenLasting` handlers are told. Returns false if the run was finished because the loop refused a watch.
+    private func lasted(tellingHandlers: Bool) -> Bool {
+        guard !hasExited, !isFinished, !hasLasted else { return true }
+        if let failure = watchStreams() {
+            killedByRunner = true
+            finish(imposing: failure)
+            return false
+        }
+        guard watchExitApart() else { return false }
+        guard tellingHandlers else { return true }
         hasLasted = true
-        guard watchExitApart() else { return }
         let handlers = lastingHandlers
         lastingHandlers = []
         for handler in handlers { handler(pid) }
+        return true
     }
 
     /// Takes the child over: its exit watch and memory cap, set by the spawning thread (through the end of its output
@@ -331,13 +326,8 @@ public final class RunningProcess {
         if spawn.pollerErrno != 0 {
             return abandonStartedChild(.spawn(errno: spawn.pollerErrno, message: "cannot watch the child's exit"))
         }
-        if shared.exitPoller < 0 {
-            do {
-                tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
-            } catch {
-                return abandonStartedChild(.spawn(errno: EIO, message: "cannot watch the child: \(error)"))
-            }
-        }
+        // Without an exit poller the spawning thread opened the pidfd; it is watched on the loop.
+        if shared.exitPoller < 0, let failure = watchPidfd() { return abandonStartedChild(failure) }
         return nil
     }
 
@@ -364,25 +354,32 @@ public final class RunningProcess {
     private func watchExitApart() -> Bool {
         guard pidfd < 0, pid > 0, !isReaped, !hasExited, !isFinished else { return true }
         let opened = cspawn_pidfd_open(pid)
-        guard opened >= 0 else {
-            finish(imposing: abandonStartedChild(.spawn(errno: errno, message: "pidfd_open failed")))
-            return false
+        let failure: ProcessFailure?
+        if opened < 0 {
+            failure = .spawn(errno: errno, message: "pidfd_open failed")
+        } else {
+            pidfd = opened
+            failure = watchPidfd()
         }
-        pidfd = opened
+        guard let failure else { return true }
+        finish(imposing: abandonStartedChild(failure))
+        return false
+    }
+
+    /// Watches the child's pidfd: in the exit poller, or on the loop when there is none. The failure, if any.
+    private func watchPidfd() -> ProcessFailure? {
         if shared.exitPoller >= 0 {
             guard cspawn_exit_poller_watch_pidfd(shared.exitPoller, pidfd, tag) == 0 else {
-                finish(imposing: abandonStartedChild(.spawn(errno: errno, message: "cannot watch the child's exit")))
-                return false
+                return .spawn(errno: errno, message: "cannot watch the child's exit")
             }
-        } else {
-            do {
-                tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
-            } catch {
-                finish(imposing: abandonStartedChild(.spawn(errno: EIO, message: "cannot watch the child: \(error)")))
-                return false
-            }
+            return nil
         }
-        return true
+        do {
+            tokens.append(try loop.watchExit(pidfd: pidfd) { [self] in childExited() })
+            return nil
+        } catch {
+            return .spawn(errno: EIO, message: "cannot watch the child: \(error)")
+        }
     }
 
     /// Writes the whole request without blocking: the pipe is empty, nobody reads it yet, and it was sized for the
@@ -473,7 +470,6 @@ public final class RunningProcess {
                 stdout.append(contentsOf: chunk.prefix(max(0, room)))
                 outputTooLarge = true
                 killedByRunner = true
-                if spawning { cancelledWhileSpawning = true }
                 signalGroup(SIGKILL)
                 closeStream(.stdout)
                 return false
@@ -624,12 +620,6 @@ public final class RunningProcess {
         case .stdout:
             stdoutToken?.cancel()
             stdoutToken = nil
-            // Its end is the exit watch the spawning thread adds to the exit poller: while the spawn is not taken
-            // over, the descriptor stays open (the watch must be added to it, and stay), and only its reading stops.
-            if spawning && !isFinished && stdoutFD >= 0 {
-                stdoutEndedWhileSpawning = true
-                return
-            }
             if stdoutFD >= 0 { close(stdoutFD) }
             stdoutFD = -1
             // Closing it dropped the exit watch on its end, if that was the one.
