@@ -4,14 +4,16 @@
 // `date`, like examples/trivial/trivial.sh) one after another, and prints the children's CPU per run (reaped times).
 //
 // usage: landlock-cost MODE RUNS [WRITABLE_DIR]
-//   MODE 0: no restriction; 1: no_new_privs only; 2: Landlock without LANDLOCK_ACCESS_FS_TRUNCATE; 3: Landlock with
-//   it, as the daemon's sandbox (ABI >= 3). Alternate modes in one shell loop: this VM's speed drifts by more than
-//   the differences between them within minutes (docs/benchmarks.md, P1, fifth session).
+//   MODE 0: no restriction; 1: no_new_privs only; 2: Landlock's write rights, no truncate guard; 3: the same with
+//   LANDLOCK_ACCESS_FS_TRUNCATE handled (the daemon's truncate guard on ABI >= 3); 4: the write rights and the
+//   seccomp truncate guard (the daemon's on older ABIs: restrict_self preferring the filter). Alternate
+//   modes in one shell loop: this VM's speed drifts by more than the differences between them within minutes
+//   (docs/benchmarks.md, P1, fifth session).
 //
 // The daemon's own sandbox code is compiled in, so that this measures exactly the domain providers get: its static
-// restrict_self() (no_new_privs, then every write-type right of an ABI version handled, granted beneath the
-// writable paths) and write_rights(). Build: cc -O2 -ISources/CSpawn/include benchmarks/landlock-cost.c
-// Sources/CSpawn/CSpawn.c -lpthread
+// restrict_self(), restrict_writes() (every write-type right given handled, granted beneath the writable paths) and
+// write_rights(). Build: cc -O2 -ISources/CSpawn/include benchmarks/landlock-cost.c Sources/CSpawn/CSpawn.c
+// -lpthread
 #include "../Sources/CSpawn/CSpawnSandbox.c"
 
 #include <stdio.h>
@@ -32,21 +34,29 @@ int main(int argc, char **argv) {
     int mode = atoi(argv[1]);
     int runs = atoi(argv[2]);
     const char *writable = argc > 3 ? argv[3] : "/tmp";
-    if (mode == 1 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("prctl(PR_SET_NO_NEW_PRIVS)");
+    if (mode >= 1 && mode <= 3 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("prctl(PR_SET_NO_NEW_PRIVS)");
     if (mode >= 2) {
-        // ABI 2 has every write-type right but TRUNCATE (ABI 3); mode 3 takes the kernel's, as the daemon does.
         const char *paths[] = {writable, "/dev/null"};
         struct cspawn_sandbox sandbox;
         memset(&sandbox, 0, sizeof sandbox);
-        sandbox.abi = mode >= 3 ? cspawn_landlock_abi() : 2;
-        if (sandbox.abi < (mode >= 3 ? 3 : 2)) {
-            fprintf(stderr, "landlock-cost: this kernel's Landlock ABI is %d\n", cspawn_landlock_abi());
+        sandbox.abi = cspawn_landlock_abi();
+        if (sandbox.abi < (mode == 3 ? 3 : 2)) {
+            fprintf(stderr, "landlock-cost: this kernel's Landlock ABI is %d\n", sandbox.abi);
             return 1;
         }
         sandbox.writable = paths;
         sandbox.writable_count = 2;
         const char *step = NULL;
-        if (restrict_self(&sandbox, &step) != 0) fail(step);
+        int failed;
+        if (mode == 4) {
+            sandbox.prefer_seccomp = 1;
+            failed = restrict_self(&sandbox, &step);
+            fprintf(stderr, "landlock-cost: truncate guard %d\n", (int)sandbox.truncate_guard);
+        } else {
+            uint64_t handled = write_rights(sandbox.abi) | (mode == 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0);
+            failed = restrict_writes(&sandbox, handled, &step);
+        }
+        if (failed != 0) fail(step);
     }
     char *child_argv[] = {"/bin/sh", "-c", "x=$(date); echo $x", NULL};
     posix_spawn_file_actions_t actions;

@@ -4,9 +4,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
 #include <linux/landlock.h>
+#include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,25 +34,158 @@ int cspawn_landlock_abi(void) {
     return abi < 0 ? -1 : (int)abi;
 }
 
-/// The write-type rights an ABI version knows.
+/// The write-type rights an ABI version knows, but truncating, which the truncate guard covers.
 static uint64_t write_rights(int abi) {
     uint64_t rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
                       LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
                       LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
                       LANDLOCK_ACCESS_FS_MAKE_SYM;
     if (abi >= 2) rights |= LANDLOCK_ACCESS_FS_REFER;
-    if (abi >= 3) rights |= LANDLOCK_ACCESS_FS_TRUNCATE;
     return rights;
 }
 
 /// The rights that make sense on a file rather than a directory.
 static const uint64_t file_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE;
 
+// The truncate guard as a seccomp filter, for kernels whose Landlock has no TRUNCATE right (ABI < 3, such as Debian
+// 12's 6.1). Landlock's write right already refuses every open for writing outside the writable paths; what it lets
+// through is truncation without such an open: truncate(2) by path, and an open with O_TRUNC whose access mode is not a
+// write (O_RDONLY | O_TRUNC truncates on Linux; so does the access mode 3). These system calls can be told apart by
+// their numbers and their flags argument, which a filter sees; openat2 (flags in memory) and io_uring (opens the
+// filter never sees) are refused as unsupported, so their callers fall back to openat.
+#if defined(__x86_64__)
+#define CSPAWN_NATIVE_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define CSPAWN_NATIVE_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+#ifdef CSPAWN_NATIVE_ARCH
+/// One architecture's numbers of the system calls the guard looks at; -1 where it has none.
+struct guarded_calls {
+    uint32_t arch;
+    /// Numbers from here on are another ABI's (x86_64's x32), refused whole.
+    long foreign_from;
+    long truncate, truncate64, openat2, io_uring_setup;
+    /// The calls that open with flags, and which argument holds them.
+    long open, openat, open_by_handle_at;
+};
+
+#ifndef SYS_open
+#define SYS_open -1
+#endif
+#ifndef SYS_truncate64
+#define SYS_truncate64 -1
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+#ifndef SYS_io_uring_setup
+#define SYS_io_uring_setup 425
+#endif
+
+static const struct guarded_calls guarded_architectures[] = {
+#if defined(__x86_64__)
+    {CSPAWN_NATIVE_ARCH, 0x40000000, SYS_truncate, SYS_truncate64, SYS_openat2, SYS_io_uring_setup, SYS_open,
+     SYS_openat, SYS_open_by_handle_at},
+    // 32-bit programs (int 0x80), numbered by the kernel's arch/x86/entry/syscalls/syscall_32.tbl.
+    {AUDIT_ARCH_I386, -1, 92, 193, 437, 425, 5, 295, 342},
+#else
+    {CSPAWN_NATIVE_ARCH, -1, SYS_truncate, SYS_truncate64, SYS_openat2, SYS_io_uring_setup, SYS_open, SYS_openat,
+     SYS_open_by_handle_at},
+#endif
+};
+
+struct filter_program {
+    struct sock_filter code[96];
+    unsigned short length;
+};
+
+static void emit(struct filter_program *program, struct sock_filter instruction) {
+    if (program->length < sizeof program->code / sizeof program->code[0]) program->code[program->length++] = instruction;
+}
+
+static void emit_return(struct filter_program *program, uint32_t action) {
+    emit(program, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, action));
+}
+
+/// Refuses system call `number` (in the accumulator) with `error`.
+static void emit_refusal(struct filter_program *program, long number, int error) {
+    if (number < 0) return;
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)number, 0, 1));
+    emit_return(program, SECCOMP_RET_ERRNO | (uint32_t)error);
+}
+
+/// System call `number` (in the accumulator) with flags in argument `argument` may truncate only when it opens for
+/// writing, which Landlock decides on.
+static void emit_open_check(struct filter_program *program, long number, int argument) {
+    if (number < 0) return;
+    uint32_t low_word = (uint32_t)offsetof(struct seccomp_data, args[argument]);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    low_word += 4;
+#endif
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)number, 0, 8));
+    emit(program, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, low_word));
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_TRUNC, 1, 0));
+    emit_return(program, SECCOMP_RET_ALLOW);
+    emit(program, (struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K, O_ACCMODE));
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, O_WRONLY, 2, 0));
+    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, O_RDWR, 1, 0));
+    emit_return(program, SECCOMP_RET_ERRNO | EACCES);
+    emit_return(program, SECCOMP_RET_ALLOW);
+}
+
+/// The guard's filter: per architecture, truncate(2) refused (EACCES, as Landlock would), opens that truncate
+/// without writing refused, openat2 and io_uring_setup unsupported (ENOSYS), the rest allowed; an architecture it
+/// does not know gets ENOSYS for every call.
+static void build_truncate_filter(struct filter_program *program) {
+    program->length = 0;
+    size_t count = sizeof guarded_architectures / sizeof guarded_architectures[0];
+    for (size_t index = 0; index < count; index++) {
+        const struct guarded_calls *calls = &guarded_architectures[index];
+        emit(program, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+        unsigned short skip = program->length;
+        emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, calls->arch, 0, 0));
+        emit(program, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
+        if (calls->foreign_from >= 0) {
+            emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)calls->foreign_from, 0, 1));
+            emit_return(program, SECCOMP_RET_ERRNO | ENOSYS);
+        }
+        emit_refusal(program, calls->truncate, EACCES);
+        emit_refusal(program, calls->truncate64, EACCES);
+        emit_refusal(program, calls->openat2, ENOSYS);
+        emit_refusal(program, calls->io_uring_setup, ENOSYS);
+        emit_open_check(program, calls->open, 1);
+        emit_open_check(program, calls->openat, 2);
+        emit_open_check(program, calls->open_by_handle_at, 2);
+        emit_return(program, SECCOMP_RET_ALLOW);
+        // Another architecture's numbers mean other calls: its block starts past this one.
+        program->code[skip].jf = (unsigned char)(program->length - skip - 1);
+    }
+    emit_return(program, SECCOMP_RET_ERRNO | ENOSYS);
+}
+#endif
+
+/// Installs the truncate guard's filter on the calling thread (no_new_privs set); returns 0, or -1 with errno.
+static int install_truncate_filter(void) {
+#ifdef CSPAWN_NATIVE_ARCH
+    struct filter_program program;
+    build_truncate_filter(&program);
+    struct sock_fprog filter = {.len = program.length, .filter = program.code};
+    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
 struct cspawn_sandbox {
     pthread_t thread;
     pthread_mutex_t mutex;
     pthread_cond_t changed;
     int abi;
+    // Whether restrict_self installs the seccomp truncate guard even where the ABI has Landlock's right.
+    int prefer_seccomp;
+    cspawn_truncate_guard truncate_guard;
 
     // Start-up: set by the thread once it is restricted (or failed).
     const char *const *writable;
@@ -73,14 +210,12 @@ static void append_job(cspawn_job **head, cspawn_job **tail, cspawn_job *job) {
     *tail = job;
 }
 
-/// Restricts the calling thread; returns 0, or -1 with errno and *step set.
-static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
-    uint64_t handled = write_rights(sandbox->abi);
+/// Restricts the calling thread with a Landlock domain that handles `handled`, granted beneath the sandbox's writable
+/// paths; returns 0, or -1 with errno and *step set.
+static int restrict_writes(const struct cspawn_sandbox *sandbox, uint64_t handled, const char **step) {
     struct landlock_ruleset_attr attributes;
     memset(&attributes, 0, sizeof attributes);
     attributes.handled_access_fs = handled;
-    *step = "prctl(PR_SET_NO_NEW_PRIVS)";
-    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
     *step = "landlock_create_ruleset";
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
     if (ruleset < 0) return -1;
@@ -116,6 +251,26 @@ static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
     close(ruleset);
     errno = saved;
     return restricted == 0 ? 0 : -1;
+}
+
+/// Restricts the calling thread: no_new_privs, the truncate guard (Landlock's TRUNCATE right where the ABI has it,
+/// else the seccomp filter), then the Landlock domain. Returns 0, or -1 with errno and *step set.
+static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
+    *step = "prctl(PR_SET_NO_NEW_PRIVS)";
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
+    uint64_t handled = write_rights(sandbox->abi);
+    int has_right = sandbox->abi >= 3;
+    // The right and the filter cost a run about the same (docs/benchmarks.md): the right is path-aware, and leaves
+    // openat2 and io_uring alone.
+    if (has_right && !sandbox->prefer_seccomp) {
+        sandbox->truncate_guard = CSPAWN_TRUNCATE_GUARD_LANDLOCK;
+    } else if (install_truncate_filter() == 0) {
+        sandbox->truncate_guard = CSPAWN_TRUNCATE_GUARD_SECCOMP;
+    } else {
+        sandbox->truncate_guard = has_right ? CSPAWN_TRUNCATE_GUARD_LANDLOCK : CSPAWN_TRUNCATE_GUARD_NONE;
+    }
+    if (sandbox->truncate_guard == CSPAWN_TRUNCATE_GUARD_LANDLOCK) handled |= LANDLOCK_ACCESS_FS_TRUNCATE;
+    return restrict_writes(sandbox, handled, step);
 }
 
 static void close_child_fds(cspawn_job *job) {
@@ -231,7 +386,8 @@ static void *sandbox_main(void *argument) {
     return NULL;
 }
 
-cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, const char **failed_step) {
+cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, int prefer_seccomp,
+                                     const char **failed_step) {
     if (failed_step) *failed_step = NULL;
     int abi = cspawn_landlock_abi();
     if (abi < 1) {
@@ -241,6 +397,7 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
     struct cspawn_sandbox *sandbox = calloc(1, sizeof *sandbox);
     if (!sandbox) return NULL;
     sandbox->abi = abi;
+    sandbox->prefer_seccomp = prefer_seccomp;
     sandbox->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (sandbox->event_fd < 0) {
         int saved = errno;
@@ -290,6 +447,8 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
 }
 
 int cspawn_sandbox_abi(const cspawn_sandbox *sandbox) { return sandbox->abi; }
+
+cspawn_truncate_guard cspawn_sandbox_truncate_guard(const cspawn_sandbox *sandbox) { return sandbox->truncate_guard; }
 
 void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job) {
     pthread_mutex_lock(&sandbox->mutex);

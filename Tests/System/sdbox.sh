@@ -136,7 +136,7 @@ fi
 export SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1
 started=$(date +%s%N)
 # nspawn's own seccomp filter leaves out Landlock (systemd 252), which widget-scheduler uses to sandbox its providers:
-# allow it, as a machine booted by systemd allows it.
+# allow it, as a machine booted by systemd allows it. (seccomp itself nspawn allows.)
 setpriv --pdeathsig TERM -- systemd-nspawn --quiet --directory="$root" --machine="$name" --register=no \
     --keep-unit --console=read-only "${binds[@]}" \
     --system-call-filter="landlock_create_ruleset landlock_add_rule landlock_restrict_self" --boot -- --unit=sdbox.target \

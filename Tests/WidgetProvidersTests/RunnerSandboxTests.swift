@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WidgetProviders
+@testable import WidgetProviders
 
 /// Providers spawned in a `ProviderSandbox` write only beneath its paths, whatever their user may write; the thread
 /// that runs the runner is not restricted. Each probe reports "written" or "denied" on stdout.
@@ -68,6 +68,78 @@ struct RunnerSandboxTests {
         let existing = try String(contentsOf: places.denied.appendingPathComponent("existing"), encoding: .utf8)
         #expect(existing == "state\n", "the file the provider could not write is intact")
         #expect(!FileManager.default.fileExists(atPath: places.denied.appendingPathComponent("new").path))
+    }
+
+    /// A perl provider that truncates without opening for writing, in every way the truncate guard refuses, and
+    /// reports each call's errno (or "done") on one line.
+    private static let truncateProbe = #"""
+        #!/usr/bin/perl
+        use strict;
+        use Fcntl qw(O_RDONLY O_WRONLY O_CREAT O_TRUNC);
+        my ($allowed, $denied) = ($ENV{ALLOWED}, $ENV{DENIED});
+        sub report { my ($name, $ok) = @_; print "$name=", ($ok ? "done" : $! + 0), " "; }
+        report("truncatePath", truncate("$denied/existing", 0));
+        report("readOnlyTrunc", sysopen(my $a, "$denied/existing", O_RDONLY | O_TRUNC));
+        report("accessModeThreeTrunc", sysopen(my $b, "$denied/existing", 3 | O_TRUNC));
+        report("readOnly", sysopen(my $c, "$denied/existing", O_RDONLY));
+        my ($path, $how, $params) = ("$denied/existing", pack("QQQ", O_RDONLY | O_TRUNC, 0, 0), "\0" x 120);
+        report("openat2", syscall(437, -100, $path, $how, 24) >= 0);
+        report("ioUringSetup", syscall(425, 1, $params) >= 0);
+        report("writeTruncAllowed", sysopen(my $d, "$allowed/file", O_WRONLY | O_CREAT | O_TRUNC));
+        report("ftruncateAllowed", defined($d) && truncate($d, 0));
+        report("truncatePathAllowed", truncate("$allowed/file", 0));
+        """#
+
+    /// With `preferSeccomp` the guard is the seccomp filter, as on a kernel whose Landlock ABI is older than 3.
+    @Test(arguments: [false, true])
+    func aSandboxedProviderCannotTruncateWhatItMayNotWrite(preferSeccomp: Bool) throws {
+        let places = try Places()
+        defer { try? FileManager.default.removeItem(at: places.root) }
+        let sandbox = try ProviderSandbox(writablePaths: [places.allowed.path, "/dev"], preferSeccomp: preferSeccomp)
+        var spec = try places.spec()
+        spec.argv = try RunnerHarness.interpreted(Self.truncateProbe, named: "truncate", in: places.root)
+        let result = RunnerHarness.run([spec], sandbox: sandbox)[0]
+        #expect(result.succeeded, "\(result)")
+        let refused = "\(EACCES)"
+        var expected = [
+            "truncatePath": refused, "readOnlyTrunc": refused, "accessModeThreeTrunc": refused, "readOnly": "done",
+            "writeTruncAllowed": "done", "ftruncateAllowed": "done",
+        ]
+        switch sandbox.truncateGuard {
+        case .seccompFilter:
+            // The filter cannot see a path: truncate(2) is refused beneath the writable paths too.
+            expected.merge(["openat2": "\(ENOSYS)", "ioUringSetup": "\(ENOSYS)", "truncatePathAllowed": refused]) { $1 }
+        case .landlockRight:
+            expected.merge(["openat2": refused, "truncatePathAllowed": "done"]) { $1 }
+        case .none:
+            Issue.record("this kernel has neither seccomp filters nor Landlock ABI 3: nothing refuses truncation")
+        }
+        var outcomes = Self.outcomes(result)
+        if sandbox.truncateGuard == .landlockRight { outcomes["ioUringSetup"] = nil }
+        #expect(outcomes == expected)
+        let existing = try String(contentsOf: places.denied.appendingPathComponent("existing"), encoding: .utf8)
+        #expect(existing == "state\n", "the file the provider could not write is intact")
+    }
+
+    @Test func theSandboxGuardsTruncationWithLandlocksRightWhereItsABIHasOneAndWithAFilterElsewhere() throws {
+        let seccomp = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+            .split(separator: "\n").first { $0.hasPrefix("Seccomp_filters:") } != nil
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        let filtered = try ProviderSandbox(writablePaths: ["/dev"], preferSeccomp: true)
+        let withoutRight: TruncateGuard = seccomp ? .seccompFilter : .none
+        #expect(sandbox.truncateGuard == (sandbox.abi >= 3 ? .landlockRight : withoutRight))
+        #expect(filtered.truncateGuard == (seccomp ? .seccompFilter : sandbox.abi >= 3 ? .landlockRight : .none))
+    }
+
+    @Test func withoutASandboxTheTruncateProbeTruncatesEverything() throws {
+        let places = try Places()
+        defer { try? FileManager.default.removeItem(at: places.root) }
+        var spec = try places.spec()
+        spec.argv = try RunnerHarness.interpreted(Self.truncateProbe, named: "truncate", in: places.root)
+        let outcomes = Self.outcomes(RunnerHarness.run([spec])[0])
+        for name in ["truncatePath", "readOnlyTrunc", "accessModeThreeTrunc", "openat2", "truncatePathAllowed"] {
+            #expect(outcomes[name] == "done", "\(name): \(outcomes)")
+        }
     }
 
     @Test func withoutASandboxTheSameProviderWritesEverywhereItsUserMay() throws {

@@ -20,18 +20,36 @@ int cspawn_landlock_abi(void);
 /// A thread whose children can write only beneath a set of paths.
 typedef struct cspawn_sandbox cspawn_sandbox;
 
-/// Starts a sandbox thread: it sets no_new_privs on itself (Landlock requires it, and the children inherit it), then
-/// handles every write-type filesystem right its ABI knows (writing, truncating, creating, removing, renaming and
-/// linking files, directories, devices, sockets, pipes and symbolic links) and grants them only beneath the
-/// `count` paths of `writable`. Reading and executing stay as they were. A path that does not exist is skipped; a
-/// path naming a file grants writing that file only.
+/// Starts a sandbox thread: it sets no_new_privs on itself (Landlock and seccomp require it, and the children inherit
+/// it), installs its truncate guard (`cspawn_sandbox_truncate_guard`), then handles every write-type filesystem right
+/// its Landlock ABI knows (writing, creating, removing, renaming and linking files, directories, devices, sockets,
+/// pipes and symbolic links) and grants them only beneath the `count` paths of `writable`. Reading and executing stay
+/// as they were. A path that does not exist is skipped; a path naming a file grants writing that file only.
+///
+/// With `prefer_seccomp` set the truncate guard is the seccomp filter even where the ABI has Landlock's right.
 ///
 /// Returns NULL with errno set on failure, and `*failed_step` (if not NULL) names the step that failed, e.g.
 /// "landlock_restrict_self"; the thread is then gone.
-cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, const char **failed_step);
+cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, int prefer_seccomp,
+                                     const char **failed_step);
 
 /// The ABI version the sandbox was built with.
 int cspawn_sandbox_abi(const cspawn_sandbox *sandbox);
+
+/// What keeps a sandbox's providers from truncating files they may not write (truncate(2) by path, or an open with
+/// O_TRUNC that is not for writing, neither of which Landlock's write right covers).
+typedef enum {
+    /// Nothing: a Landlock ABI older than 3 and no seccomp filter (the kernel has none, or a filter refused it).
+    CSPAWN_TRUNCATE_GUARD_NONE = 0,
+    /// A seccomp filter, where Landlock has no TRUNCATE right: truncate(2) and such opens fail with EACCES (beneath
+    /// the writable paths too), openat2 and io_uring_setup with ENOSYS.
+    CSPAWN_TRUNCATE_GUARD_SECCOMP = 1,
+    /// Landlock's TRUNCATE right (ABI 3 and later).
+    CSPAWN_TRUNCATE_GUARD_LANDLOCK = 2,
+} cspawn_truncate_guard;
+
+/// The sandbox's truncate guard.
+cspawn_truncate_guard cspawn_sandbox_truncate_guard(const cspawn_sandbox *sandbox);
 
 /// One posix_spawn and what follows it at once: the caller fills the inputs, which must stay valid until the job
 /// comes back from `cspawn_sandbox_take_finished` (or `cspawn_job_run` returns); the spawning thread fills the rest.

@@ -12,7 +12,8 @@ import Glibc
 /// the runner's loop goes on while a child execs, and learns of the finished spawn through an eventfd. The daemon's
 /// own thread stays unrestricted. A sandbox serves one runner at a time.
 ///
-/// The thread also sets no_new_privs, which Landlock requires and the children inherit.
+/// The thread also sets no_new_privs, which Landlock and seccomp require and the children inherit, and guards
+/// against truncation (`TruncateGuard`).
 public final class ProviderSandbox {
     /// Where providers may write by default: their private /tmp and /var/tmp (`PrivateTmp=` under the unit) and
     /// /dev (for /dev/null and terminals).
@@ -39,21 +40,30 @@ public final class ProviderSandbox {
     public let writablePaths: [String]
     /// The kernel's Landlock ABI version the rules were made with.
     public let abi: Int
+    /// What keeps providers from truncating files beyond the writable paths.
+    public let truncateGuard: TruncateGuard
     private let handle: OpaquePointer
 
     /// Starts the sandbox thread, restricted to writing beneath `writablePaths` (those that do not exist are skipped).
-    public init(writablePaths: [String] = ProviderSandbox.defaultWritablePaths) throws(Unavailable) {
+    public convenience init(writablePaths: [String] = ProviderSandbox.defaultWritablePaths) throws(Unavailable) {
+        try self.init(writablePaths: writablePaths, preferSeccomp: false)
+    }
+
+    /// As `init(writablePaths:)`; with `preferSeccomp` the truncate guard is the seccomp filter even where Landlock
+    /// has its right, as on a kernel whose Landlock ABI is older than 3.
+    init(writablePaths: [String], preferSeccomp: Bool) throws(Unavailable) {
         var step: UnsafePointer<CChar>?
         let paths = writablePaths.map { strdup($0) }
         defer { paths.forEach { free($0) } }
         let made = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-            cspawn_sandbox_start($0.baseAddress, $0.count, &step)
+            cspawn_sandbox_start($0.baseAddress, $0.count, preferSeccomp ? 1 : 0, &step)
         }
         guard let made else {
             throw Unavailable(step: step.map { String(cString: $0) } ?? "cspawn_sandbox_start", errno: errno)
         }
         handle = made
         abi = Int(cspawn_sandbox_abi(made))
+        truncateGuard = TruncateGuard(cspawn_sandbox_truncate_guard(made))
         self.writablePaths = writablePaths
     }
 

@@ -98,7 +98,9 @@ public final class Daemon {
         do {
             let sandbox = try ProviderSandbox(writablePaths: settings.writablePaths)
             let paths = settings.writablePaths.joined(separator: ", ")
-            logger.info("providers may write only beneath \(paths) (Landlock ABI \(sandbox.abi))")
+            logger.info("""
+                providers may write only beneath \(paths) (Landlock ABI \(sandbox.abi); \(sandbox.truncateGuard))
+                """)
             return sandbox
         } catch {
             logger.warning("""

@@ -17,6 +17,10 @@ fields=$(
     # Opened for appending, nothing written: enough to prove the database could be corrupted.
     if (exec 3>>"$state/state.sqlite") 2>/dev/null; then echo '"stateDatabase":"written",'
     else echo '"stateDatabase":"denied",'; fi
+    # truncate(2) by path needs no open for writing; to the file's own size, so that a success shows and loses nothing.
+    if perl -e 'exit(truncate($ARGV[0], -s $ARGV[0]) ? 0 : 1)' "$state/state.sqlite" 2>/dev/null; then
+        echo '"stateTruncate":"written",'
+    else echo '"stateTruncate":"denied",'; fi
     try etc /etc/intruder-was-here
     try configurationDirectory /etc/widget-scheduler/intruder-was-here
     try manifestDirectory /etc/widget-scheduler/providers/intruder-was-here
@@ -69,6 +73,7 @@ echo "    /etc/widget-scheduler: $(stat -c '%U:%G %a' /etc/widget-scheduler);" \
 
 expect_eq "$(field stateDirectory)" denied "a provider writing the state directory"
 expect_eq "$(field stateDatabase)" denied "a provider opening state.sqlite for writing"
+expect_eq "$(field stateTruncate)" denied "a provider truncating state.sqlite by its path"
 expect_eq "$(field configurationDirectory)" denied "a provider writing /etc/widget-scheduler"
 expect_eq "$(stat -c '%U:%G' /etc/widget-scheduler)" root:root "the owner of /etc/widget-scheduler"
 expect_eq "$(field runtimeDirectory)" denied "a provider writing the runtime directory"
@@ -77,5 +82,8 @@ expect_eq "$(field varTmp)" written "a provider writing its private /var/tmp"
 journalctl --sync
 journalctl -u widget-scheduler --no-pager -o cat | grep -q "providers may write only beneath /tmp, /var/tmp, /dev" ||
     fail "the daemon did not log its provider sandbox"
-report "provider write to the state directory: denied; to state.sqlite: denied; to /etc/widget-scheduler: denied;" \
+# Landlock's TRUNCATE right, or on a kernel without it the seccomp filter, which the unit's SystemCallFilter= allows.
+journalctl -u widget-scheduler --no-pager -o cat | grep -Eq "truncation refused by (Landlock|a seccomp filter)" ||
+    fail "the daemon has no truncate guard: $(journalctl -u widget-scheduler -o cat | grep beneath)"
+report "provider write to the state directory: denied; to state.sqlite: denied; truncating it: denied; to /etc/widget-scheduler: denied;" \
     "to the runtime directory: denied; /etc, /usr, /root, /home: denied; its /var/tmp: written; NoNewPrivs=1"

@@ -1,0 +1,35 @@
+import CSpawn
+
+/// What keeps a sandbox's providers from truncating files they may not write.
+///
+/// Landlock's write right refuses every open for writing outside the writable paths, but not truncation without one:
+/// `truncate(2)` by path, or an open with `O_TRUNC` whose access mode is not a write (Linux truncates on
+/// `O_RDONLY | O_TRUNC`). Landlock's TRUNCATE right covers both from ABI 3 (Linux 6.2); on older kernels, such as
+/// Debian 12's 6.1, a seccomp filter refuses exactly those calls instead.
+public enum TruncateGuard: Sendable, Equatable, CustomStringConvertible {
+    /// Landlock's TRUNCATE right: a Landlock ABI of 3 or more.
+    case landlockRight
+    /// A seccomp filter, where Landlock has no TRUNCATE right: `truncate(2)` and opens that truncate without writing
+    /// fail with EACCES (even beneath the writable paths: `ftruncate` on a file opened for writing there still
+    /// works); `openat2` and `io_uring_setup` fail with ENOSYS, as on a kernel without them, since the filter cannot
+    /// see what they open.
+    case seccompFilter
+    /// Nothing: a Landlock ABI older than 3, and no seccomp filter (the kernel has none, or a filter refused it).
+    case none
+
+    init(_ guard: cspawn_truncate_guard) {
+        switch `guard` {
+        case CSPAWN_TRUNCATE_GUARD_SECCOMP: self = .seccompFilter
+        case CSPAWN_TRUNCATE_GUARD_LANDLOCK: self = .landlockRight
+        default: self = .none
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .seccompFilter: "truncation refused by a seccomp filter"
+        case .landlockRight: "truncation refused by Landlock"
+        case .none: "truncation by path not refused (Landlock ABI < 3, no seccomp filter)"
+        }
+    }
+}
