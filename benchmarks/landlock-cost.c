@@ -4,19 +4,13 @@
 // `date`, like examples/trivial/trivial.sh) one after another, and prints the children's CPU per run (reaped times).
 //
 // usage: landlock-cost MODE RUNS [WRITABLE_DIR]
-//   MODE 0: no restriction; 1: no_new_privs only; 2: Landlock's write rights, no truncate guard; 3: the same with
-//   LANDLOCK_ACCESS_FS_TRUNCATE handled (the daemon's truncate guard on ABI >= 3); 4: the write rights and the
-//   seccomp truncate guard (the daemon's on older ABIs: restrict_self preferring the filter). Alternate
-//   modes in one shell loop: this VM's speed drifts by more than the differences between them within minutes
-//   (docs/benchmarks.md, P1, fifth session).
+//   MODE as benchmarks/sandbox-mode.h says (0 no restriction ... 3 the daemon's domain on ABI >= 3, 4 the seccomp
+//   truncate guard). Alternate modes in one shell loop: this VM's speed drifts by more than the differences between
+//   them within minutes (docs/benchmarks.md, P1, fifth session).
 //
-// The daemon's own sandbox code is compiled in, so that this measures exactly the domain providers get: its static
-// restrict_self(), restrict_writes() (every write-type right given handled, granted beneath the writable paths) and
-// write_rights(). Build: cc -O2 -ISources/CSpawn/include benchmarks/landlock-cost.c Sources/CSpawn/CSpawn.c
-// -lpthread
-#include "../Sources/CSpawn/CSpawnSandbox.c"
+// Build: cc -O2 -ISources/CSpawn/include benchmarks/landlock-cost.c Sources/CSpawn/CSpawn.c -lpthread
+#include "sandbox-mode.h"
 
-#include <stdio.h>
 #include <sys/resource.h>
 
 extern char **environ;
@@ -34,30 +28,7 @@ int main(int argc, char **argv) {
     int mode = atoi(argv[1]);
     int runs = atoi(argv[2]);
     const char *writable = argc > 3 ? argv[3] : "/tmp";
-    if (mode >= 1 && mode <= 3 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("prctl(PR_SET_NO_NEW_PRIVS)");
-    if (mode >= 2) {
-        const char *paths[] = {writable, "/dev/null"};
-        struct cspawn_sandbox sandbox;
-        memset(&sandbox, 0, sizeof sandbox);
-        sandbox.abi = cspawn_landlock_abi();
-        if (sandbox.abi < (mode == 3 ? 3 : 2)) {
-            fprintf(stderr, "landlock-cost: this kernel's Landlock ABI is %d\n", sandbox.abi);
-            return 1;
-        }
-        sandbox.writable = paths;
-        sandbox.writable_count = 2;
-        const char *step = NULL;
-        int failed;
-        if (mode == 4) {
-            sandbox.prefer_seccomp = 1;
-            failed = restrict_self(&sandbox, &step);
-            fprintf(stderr, "landlock-cost: truncate guard %d\n", (int)sandbox.truncate_guard);
-        } else {
-            uint64_t handled = write_rights(sandbox.abi) | (mode == 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0);
-            failed = restrict_writes(&sandbox, handled, &step);
-        }
-        if (failed != 0) fail(step);
-    }
+    if (restrict_to_mode(mode, writable) != 0) return 1;
     char *child_argv[] = {"/bin/sh", "-c", "x=$(date); echo $x", NULL};
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);

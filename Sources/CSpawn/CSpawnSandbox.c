@@ -98,10 +98,16 @@ static const struct guarded_calls guarded_architectures[] = {
 struct filter_program {
     struct sock_filter code[96];
     unsigned short length;
+    // Set when an instruction did not fit: such a program is never installed.
+    int overflowed;
 };
 
 static void emit(struct filter_program *program, struct sock_filter instruction) {
-    if (program->length < sizeof program->code / sizeof program->code[0]) program->code[program->length++] = instruction;
+    if (program->length < sizeof program->code / sizeof program->code[0]) {
+        program->code[program->length++] = instruction;
+    } else {
+        program->overflowed = 1;
+    }
 }
 
 static void emit_return(struct filter_program *program, uint32_t action) {
@@ -139,6 +145,7 @@ static void emit_open_check(struct filter_program *program, long number, int arg
 /// does not know gets ENOSYS for every call.
 static void build_truncate_filter(struct filter_program *program) {
     program->length = 0;
+    program->overflowed = 0;
     size_t count = sizeof guarded_architectures / sizeof guarded_architectures[0];
     for (size_t index = 0; index < count; index++) {
         const struct guarded_calls *calls = &guarded_architectures[index];
@@ -170,6 +177,10 @@ static int install_truncate_filter(void) {
 #ifdef CSPAWN_NATIVE_ARCH
     struct filter_program program;
     build_truncate_filter(&program);
+    if (program.overflowed) {
+        errno = E2BIG;
+        return -1;
+    }
     struct sock_fprog filter = {.len = program.length, .filter = program.code};
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
 #else
