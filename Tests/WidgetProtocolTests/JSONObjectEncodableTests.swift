@@ -24,6 +24,32 @@ struct JSONObjectEncodableTests {
         #expect(fast == reference)
     }
 
+    /// A kind's reply goes through `JSONByteCursor` in memory bounded up front: every combination of `because` and
+    /// `decision`, dates sharing a second or not, on the whole millisecond or not, of five-digit and negative years
+    /// (not cached), and ids whose every byte is escaped (the bound's worst case).
+    @Test func aLargeReloadReplyIsByteForByteWhatVarlinkCodingWrites() throws {
+        let start = Date(timeIntervalSince1970: 1_795_343_827)
+        let becauses: [DeferralReason?] = [nil, .floor, .budget, .backoff, .concurrency]
+        let verdicts: [ReloadDecision.Verdict] = [.ran, .coalesced, .deferred]
+        var decisions: [ReloadDecision] = []
+        for index in 0..<3_000 {
+            let at: Date
+            switch index % 7 {
+            case 0: at = start.addingTimeInterval(Double(index / 7))
+            case 1: at = Date(timeIntervalSince1970: 253_402_300_800 + Double(index))
+            case 2: at = Date(timeIntervalSince1970: -62_198_755_200 - Double(index))
+            default: at = start.addingTimeInterval(Double(index / 500) + Double(index % 1000) / 1000)
+            }
+            let widget = index % 11 == 0 ? String(repeating: "\u{01}\"\\", count: index % 5 + 1) : "w\(index)"
+            decisions.append(ReloadDecision(widget: widget, decision: verdicts[index % 3], at: at,
+                                            because: becauses[index % 5]))
+        }
+        let reply = ReloadMethod.Reply(decisions: decisions)
+        let fast = String(decoding: reply.encodedJSONObject(), as: UTF8.self)
+        let reference = String(decoding: try VarlinkCoding.encode(reply), as: UTF8.self)
+        #expect(fast == reference)
+    }
+
     @Test(arguments: awkwardValues)
     func everyWatchEventIsByteForByteWhatVarlinkCodingWrites(content: JSONValue) throws {
         let now = Date(timeIntervalSince1970: 1_795_343_827.074)

@@ -9,6 +9,7 @@
 //   daemon-bench list --socket PATH [--calls N --warmup N --pause S]   List round trips
 //   daemon-bench decision [--sizes 1000,10000,100000 --samples N]    one Scheduler.handle of a reload
 //   daemon-bench log-line [--lines N --rounds N] 2> FILE             one run's journal line on stderr, and its parts
+//   daemon-bench reload-reply [--widgets N --rounds N]               P5's reply encoded: cursor against appends
 //   daemon-bench run-path [--runs N --rounds N]                      a run's request, spec, decoding, Watch events
 //   daemon-bench service-path --dir STATE --providers DIR [--runs N --rounds N --flush-every N --thrash-kb N]
 //                             2> FILE                                P1's runs through WidgetService, no processes
@@ -28,6 +29,7 @@ do {
         "list": (["socket", "calls", "warmup", "pause"], ControlMeasurements.list),
         "decision": (["sizes", "samples"], DecisionBenchmark.run),
         "log-line": (["lines", "rounds"], LogLineBenchmark.run),
+        "reload-reply": (["widgets", "rounds"], ReloadReplyBenchmark.run),
         "run-path": (["runs", "rounds"], RunPathBenchmark.run),
         "service-path": (["dir", "providers", "runs", "rounds", "flush-every", "thrash-kb"], ServicePathBenchmark.run),
     ]

@@ -59,24 +59,31 @@ public enum ReloadMethod: VarlinkMethod {
         /// them.
         public func encodeJSONObject(into output: inout JSONBytesWriter) {
             output.raw("{\"decisions\":[")
-            for (index, decision) in decisions.enumerated() {
-                // Keys in VarlinkCoding's sorted order; constant runs merged, as this runs once per widget.
-                if index > 0 { output.raw(",{\"at\":") } else { output.raw("{\"at\":") }
-                output.date(decision.at)
-                switch decision.because {
-                case nil: output.raw(",\"because\":null,\"decision\":")
-                case .floor?: output.raw(",\"because\":\"floor\",\"decision\":")
-                case .budget?: output.raw(",\"because\":\"budget\",\"decision\":")
-                case .backoff?: output.raw(",\"because\":\"backoff\",\"decision\":")
-                case .concurrency?: output.raw(",\"because\":\"concurrency\",\"decision\":")
+            // Through a cursor, in memory bounded up front: the keys and punctuation below, with the longest
+            // `because` and `decision`, take 65 bytes.
+            let maximum = decisions.reduce(0) {
+                $0 + 65 + JSONByteCursor.maximumDateCount + JSONByteCursor.maximumCount(ofString: $1.widget)
+            }
+            output.appendWritten(atMost: maximum) { cursor in
+                for (index, decision) in decisions.enumerated() {
+                    // Keys in VarlinkCoding's sorted order; constant runs merged, as this runs once per widget.
+                    if index > 0 { cursor.raw(",{\"at\":") } else { cursor.raw("{\"at\":") }
+                    cursor.date(decision.at)
+                    switch decision.because {
+                    case nil: cursor.raw(",\"because\":null,\"decision\":")
+                    case .floor?: cursor.raw(",\"because\":\"floor\",\"decision\":")
+                    case .budget?: cursor.raw(",\"because\":\"budget\",\"decision\":")
+                    case .backoff?: cursor.raw(",\"because\":\"backoff\",\"decision\":")
+                    case .concurrency?: cursor.raw(",\"because\":\"concurrency\",\"decision\":")
+                    }
+                    switch decision.decision {
+                    case .ran: cursor.raw("\"ran\",\"widget\":")
+                    case .coalesced: cursor.raw("\"coalesced\",\"widget\":")
+                    case .deferred: cursor.raw("\"deferred\",\"widget\":")
+                    }
+                    cursor.string(decision.widget)
+                    cursor.raw("}")
                 }
-                switch decision.decision {
-                case .ran: output.raw("\"ran\",\"widget\":")
-                case .coalesced: output.raw("\"coalesced\",\"widget\":")
-                case .deferred: output.raw("\"deferred\",\"widget\":")
-                }
-                output.string(decision.widget)
-                output.raw("}")
             }
             output.raw("]}")
         }
