@@ -10,6 +10,7 @@
 //   daemon-bench decision [--sizes 1000,10000,100000 --samples N]    one Scheduler.handle of a reload
 //   daemon-bench log-line [--lines N --rounds N] 2> FILE             one run's journal line on stderr, and its parts
 //   daemon-bench reload-reply [--widgets N --rounds N]               P5's reply encoded: cursor against appends
+//   daemon-bench kind-reload --dir STATE --providers DIR [--calls N --rounds N]   P5's call in process, no socket
 //   daemon-bench run-path [--runs N --rounds N]                      a run's request, spec, decoding, Watch events
 //   daemon-bench service-path --dir STATE --providers DIR [--runs N --rounds N --flush-every N --thrash-kb N]
 //                             2> FILE                                P1's runs through WidgetService, no processes
@@ -30,6 +31,7 @@ do {
         "decision": (["sizes", "samples"], DecisionBenchmark.run),
         "log-line": (["lines", "rounds"], LogLineBenchmark.run),
         "reload-reply": (["widgets", "rounds"], ReloadReplyBenchmark.run),
+        "kind-reload": (["dir", "providers", "calls", "rounds"], KindReloadBenchmark.run),
         "run-path": (["runs", "rounds"], RunPathBenchmark.run),
         "service-path": (["dir", "providers", "runs", "rounds", "flush-every", "thrash-kb"], ServicePathBenchmark.run),
     ]

@@ -57,8 +57,6 @@ public final class WidgetService {
     var nextWatcherID = 0
     var nextRequestID = 0
     var nextWidgetNumber = 1
-    /// Decisions of the request being handled, collected from the scheduler's actions.
-    var decisions: [RequestDecision] = []
     /// Events produced while carrying out actions, handled right after (never re-entrantly).
     var followUps: [SchedulerEvent] = []
     var isHandling = false
@@ -222,13 +220,14 @@ public final class WidgetService {
         precondition(!isHandling, "WidgetService.handle is not re-entrant")
         isHandling = true
         defer { isHandling = false }
-        decisions = []
+        var decisions: [RequestDecision] = []
         var events = [event]
         var prelude = prelude
         while !events.isEmpty {
             let now = clock.now()
             let next = events.removeFirst()
-            perform(scheduler.handle(next, at: now), at: now, prelude: prelude)
+            let decided = perform(scheduler.handle(next, at: now), at: now, prelude: prelude)
+            if decisions.isEmpty { decisions = decided } else { decisions += decided }
             prelude = nil
             events += followUps
             followUps = []
@@ -249,9 +248,13 @@ public final class WidgetService {
 
     /// Carries out one event's actions in three passes: the state changes (persisted, and the spends of the runs
     /// to start recorded where a kill cannot take them), then the spawns, then the telling (journal, watchers), in
-    /// the actions' order. A spawn thus follows a provider's exit after only the work that decides it.
-    private func perform(_ actions: [SchedulerAction], at now: Instant, prelude: (() -> Void)?) {
-        decisions.reserveCapacity(decisions.count + actions.count)
+    /// the actions' order. A spawn thus follows a provider's exit after only the work that decides it. Returns the
+    /// request's decisions among the actions.
+    private func perform(_ actions: [SchedulerAction], at now: Instant,
+                         prelude: (() -> Void)?) -> [RequestDecision] {
+        // Gathered in a local array: appending to a property of the service checked its exclusive access each time,
+        // 10 000 times for a kind's `Reload`.
+        var decisions: [RequestDecision] = []
         var starts: [(String, RunReason)] = []
         for index in actions.indices {
             // A request's decisions change no state here, and are most of a large request's actions (10 000 for a
@@ -317,6 +320,7 @@ public final class WidgetService {
             // its end-of-run line, which carries the same fields: one line a run rather than two.
             run.handle.whenLasting { [weak self] pid in self?.logStart(run, pid: pid) }
         }
+        return decisions
     }
 
     /// A spent token and the run's start must survive a kill -9 before the provider runs: a restart would otherwise
