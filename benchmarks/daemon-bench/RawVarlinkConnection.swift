@@ -6,6 +6,9 @@ import Glibc
 final class RawVarlinkConnection {
     private let fd: Int32
     private var inbox: [UInt8] = []
+    /// How much of `inbox` is known to hold no NUL: a large reply arrives in several reads, and searching it from its
+    /// start after each one cost P5's client ~0.7 ms of CPU a call (889 KB in five reads).
+    private var scanned = 0
     private var buffer = [UInt8](repeating: 0, count: 1 << 20)
 
     init(path: String) throws {
@@ -47,11 +50,18 @@ final class RawVarlinkConnection {
     func receive(timeout: Double = 30) throws -> (bytes: ArraySlice<UInt8>, wall: Double)? {
         var wall = Clock.wall()
         while true {
-            if let end = inbox.firstIndex(of: 0) {
+            let end = inbox.withUnsafeBytes { bytes -> Int? in
+                guard let base = bytes.baseAddress, scanned < bytes.count,
+                      let nul = memchr(base + scanned, 0, bytes.count - scanned) else { return nil }
+                return base.distance(to: UnsafeRawPointer(nul))
+            }
+            if let end {
                 let message = inbox[..<end]
                 inbox.removeSubrange(...end)
+                scanned = 0
                 return (message, wall)
             }
+            scanned = inbox.count
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, Int32(timeout * 1000))
             if ready < 0 && errno == EINTR { continue }
