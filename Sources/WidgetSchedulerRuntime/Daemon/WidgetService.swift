@@ -279,6 +279,7 @@ public final class WidgetService {
         for action in actions {
             switch action {
             case .decided(let decided):
+                if decisions.isEmpty { decisions.reserveCapacity(actions.count) }
                 decisions.append(decided)
                 if decided.changedPlan {
                     logDecision(decided, at: now)
