@@ -40,6 +40,27 @@ import WidgetProtocol
         #expect(reply.parameters?["uid"] == .integer(Int64(geteuid())))
     }
 
+    /// A reply larger than a socket's default send buffer (~208 KiB) is queued whole at once, so it does not wait for
+    /// the client to drain it piece by piece: the client, reading nothing, finds all of it in its socket.
+    @Test func aLargeReplyIsQueuedWholeForAClientThatHasNotReadYet() throws {
+        let server = try server()
+        defer { server.stop() }
+        let client = try #require(ControlSocketClient(path: path))
+        let ids = (1...12_000).map { "\"deferred-\($0)\"" }.joined(separator: ",")
+        client.call(#"{"method":"io.widgetscheduler.Scheduler.Reload","parameters":{"widgets":["#
+            + ids + "]}}", loop: loop)
+        func queued() -> Int {
+            var count: Int32 = 0
+            return ioctl(client.fd, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+        }
+        // ~95 bytes a decision, 1.1 MB in all: far past what a default buffer lets through before the client reads.
+        turn { queued() >= 1_000_000 }
+        #expect(queued() >= 1_000_000)
+        let reply = try #require(client.nextReply(loop: loop))
+        let parameters = try #require(reply.parameters)
+        #expect(try VarlinkCoding.decode(ReloadMethod.Reply.self, from: parameters).decisions.count == 12_000)
+    }
+
     @Test func socketIsWorldWritableBecauseEachCallIsAuthorized() throws {
         let server = try server()
         defer { server.stop() }

@@ -332,7 +332,16 @@ public final class ControlServer: ControlConnectionDelegate {
         }
     }
 
+    /// A reply larger than a socket's default send buffer (net.core.wmem_default, 208 KiB) leaves in several writes,
+    /// each waiting for the client to drain the last (a kind's `Reload` of 10 000 widgets is 889 KB): such a
+    /// connection's buffer is raised to hold the reply, up to 4 MiB (the kernel caps it at net.core.wmem_max).
+    private static let largeOutput = 256 << 10
+
     private func flush(_ client: Client) {
+        if client.connection.pendingOutputCount > Self.largeOutput {
+            var size = Int32(min(client.connection.pendingOutputCount, 4 << 20))
+            _ = setsockopt(client.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         while client.connection.pendingOutputCount > 0 {
             let written = client.connection.withPendingOutput {
                 send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
