@@ -102,6 +102,7 @@ final class RawVarlinkConnection {
             start = end + 1
         }
         inbox.removeSubrange(..<start)
+        scanned = 0
         return open
     }
 
