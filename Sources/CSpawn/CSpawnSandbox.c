@@ -197,6 +197,8 @@ struct cspawn_sandbox {
     // Whether restrict_self installs the seccomp truncate guard even where the ABI has Landlock's right.
     int prefer_seccomp;
     cspawn_truncate_guard truncate_guard;
+    // Why the seccomp truncate guard could not be installed, or 0.
+    int truncate_filter_errno;
 
     // Start-up: set by the thread once it is restricted (or failed).
     const char *const *writable;
@@ -278,6 +280,7 @@ static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
     } else if (install_truncate_filter() == 0) {
         sandbox->truncate_guard = CSPAWN_TRUNCATE_GUARD_SECCOMP;
     } else {
+        sandbox->truncate_filter_errno = errno;
         sandbox->truncate_guard = has_right ? CSPAWN_TRUNCATE_GUARD_LANDLOCK : CSPAWN_TRUNCATE_GUARD_NONE;
     }
     if (sandbox->truncate_guard == CSPAWN_TRUNCATE_GUARD_LANDLOCK) handled |= LANDLOCK_ACCESS_FS_TRUNCATE;
@@ -312,32 +315,30 @@ void cspawn_job_run(cspawn_job *job) {
     if (job->pidfd < 0) job->pidfd_errno = errno;
 }
 
+int cspawn_exit_poller_watch_pidfd(int poller, int pidfd, uint64_t tag) {
+    struct epoll_event event = {.events = EPOLLIN | EPOLLONESHOT, .data.u64 = tag};
+    return epoll_ctl(poller, EPOLL_CTL_ADD, pidfd, &event);
+}
+
 int cspawn_job_watch_exit(cspawn_job *job) {
     job->poller_errno = 0;
     if (job->result != 0 || job->exit_poller < 0) return -1;
-    struct epoll_event event;
-    int fd;
+    int added;
     if (job->pidfd >= 0) {
-        fd = job->pidfd;
-        event = (struct epoll_event){.events = EPOLLIN | EPOLLONESHOT, .data.u64 = job->tag};
+        added = cspawn_exit_poller_watch_pidfd(job->exit_poller, job->pidfd, job->tag);
     } else if (job->output_fd >= 0) {
         // No EPOLLIN: the answer being written must not wake the loop, only the last writer going (EPOLLHUP, which
         // epoll always reports).
-        fd = job->output_fd;
-        event = (struct epoll_event){.events = EPOLLONESHOT, .data.u64 = job->tag | CSPAWN_OUTPUT_END};
+        struct epoll_event event = {.events = EPOLLONESHOT, .data.u64 = job->tag | CSPAWN_OUTPUT_END};
+        added = epoll_ctl(job->exit_poller, EPOLL_CTL_ADD, job->output_fd, &event);
     } else {
         return -1;
     }
-    if (epoll_ctl(job->exit_poller, EPOLL_CTL_ADD, fd, &event) != 0) {
+    if (added != 0) {
         job->poller_errno = errno;
         return -1;
     }
     return 0;
-}
-
-int cspawn_exit_poller_watch_pidfd(int poller, int pidfd, uint64_t tag) {
-    struct epoll_event event = {.events = EPOLLIN | EPOLLONESHOT, .data.u64 = tag};
-    return epoll_ctl(poller, EPOLL_CTL_ADD, pidfd, &event);
 }
 
 int cspawn_exit_poller_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
@@ -460,6 +461,8 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
 int cspawn_sandbox_abi(const cspawn_sandbox *sandbox) { return sandbox->abi; }
 
 cspawn_truncate_guard cspawn_sandbox_truncate_guard(const cspawn_sandbox *sandbox) { return sandbox->truncate_guard; }
+
+int cspawn_sandbox_truncate_filter_errno(const cspawn_sandbox *sandbox) { return sandbox->truncate_filter_errno; }
 
 void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job) {
     pthread_mutex_lock(&sandbox->mutex);

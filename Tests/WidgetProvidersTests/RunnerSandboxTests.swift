@@ -131,6 +131,21 @@ struct RunnerSandboxTests {
         #expect(filtered.truncateGuard == (seccomp ? .seccompFilter : sandbox.abi >= 3 ? .landlockRight : .none))
     }
 
+    @Test func withoutATruncateGuardTheWarningSaysWhatProvidersCanDoAndWhyTheFilterFailed() throws {
+        let refused = try #require(TruncateGuard.none.problem(filterErrno: EPERM))
+        #expect(refused.contains("the state database"))
+        #expect(refused.contains("seccomp: \(String(cString: strerror(EPERM)))"))
+        #expect(refused.contains("SystemCallFilter= allow seccomp"))
+        let unknown = try #require(TruncateGuard.none.problem(filterErrno: ENOSYS))
+        #expect(unknown.contains(String(cString: strerror(ENOSYS))))
+        #expect(!unknown.contains("SystemCallFilter"))
+        #expect(TruncateGuard.landlockRight.problem(filterErrno: 0) == nil)
+        #expect(TruncateGuard.seccompFilter.problem(filterErrno: 0) == nil)
+        // A guard in force has no failure to tell of.
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        #expect(sandbox.truncateGuard == .none || sandbox.truncateFilterErrno == 0)
+    }
+
     @Test func withoutASandboxTheTruncateProbeTruncatesEverything() throws {
         let places = try Places()
         defer { try? FileManager.default.removeItem(at: places.root) }

@@ -8,8 +8,8 @@ import WidgetSchedulerRuntime
 /// P5's call without its socket: a `Reload` of a kind, decided by the daemon's `WidgetService` over a state that
 /// `daemon-bench populate` wrote (within its widgets' 5-minute floor, so every call defers them all), then its reply
 /// encoded as the control server encodes it. Microseconds per call (decide, encode, both), best of `--rounds` of
-/// `--calls`, after one untimed call. Blocks below 8 MiB stay in the heap, as the daemon has them after loading
-/// (`Daemon.run`): without that each call's lists and reply were fresh mappings, twice the daemon's time.
+/// `--calls`, after one untimed call. The heap is settled after loading as the daemon settles it (`HeapTuning`):
+/// without that each call's lists and reply were fresh mappings, twice the daemon's time.
 enum KindReloadBenchmark {
     static func run(_ options: BenchOptions) throws {
         let calls = try options.int("calls", 50)
@@ -25,8 +25,7 @@ enum KindReloadBenchmark {
             manifests: manifests, clock: SystemClock(), launcher: ImmediateLauncher(), timer: IdleTimer(),
             store: store, logger: logger)
         try service.load()
-        _ = mallopt(-3, 8 << 20)  // M_MMAP_THRESHOLD
-        _ = mallopt(-1, 8 << 20)  // M_TRIM_THRESHOLD
+        HeapTuning.settleAfterLoading()
         let target = ReloadMethod.Parameters.Target.kind("trivial")
         _ = try service.reload(target, foreground: false)
         var best = (decide: Double.infinity, encode: Double.infinity, both: Double.infinity)
@@ -55,6 +54,3 @@ enum KindReloadBenchmark {
     }
 }
 
-// glibc's mallopt(3), which the Glibc module does not import (malloc.h).
-@_silgen_name("mallopt")
-private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32

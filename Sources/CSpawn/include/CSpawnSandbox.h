@@ -51,6 +51,10 @@ typedef enum {
 /// The sandbox's truncate guard.
 cspawn_truncate_guard cspawn_sandbox_truncate_guard(const cspawn_sandbox *sandbox);
 
+/// Why the seccomp truncate guard could not be installed (EPERM when a seccomp filter of the service refuses the
+/// seccomp system call, ENOSYS on an architecture the guard does not know), or 0 if it was not needed or installed.
+int cspawn_sandbox_truncate_filter_errno(const cspawn_sandbox *sandbox);
+
 /// One posix_spawn and what follows it at once: the caller fills the inputs, which must stay valid until the job
 /// comes back from `cspawn_sandbox_take_finished` (or `cspawn_job_run` returns); the spawning thread fills the rest.
 typedef struct cspawn_job {

@@ -42,6 +42,8 @@ public final class ProviderSandbox {
     public let abi: Int
     /// What keeps providers from truncating files beyond the writable paths.
     public let truncateGuard: TruncateGuard
+    /// Why the seccomp truncate guard could not be installed, or 0 if it was not needed or installed.
+    public let truncateFilterErrno: Int32
     private let handle: OpaquePointer
 
     /// Starts the sandbox thread, restricted to writing beneath `writablePaths` (those that do not exist are skipped).
@@ -64,6 +66,7 @@ public final class ProviderSandbox {
         handle = made
         abi = Int(cspawn_sandbox_abi(made))
         truncateGuard = TruncateGuard(cspawn_sandbox_truncate_guard(made))
+        truncateFilterErrno = cspawn_sandbox_truncate_filter_errno(made)
         self.writablePaths = writablePaths
     }
 

@@ -623,7 +623,7 @@ public final class RunningProcess {
             if stdoutFD >= 0 { close(stdoutFD) }
             stdoutFD = -1
             // Closing it dropped the exit watch on its end, if that was the one.
-            if pidfd < 0 && pid > 0 && !hasExited && !isFinished { watchExitApart() }
+            watchExitApart()
         case .stderr:
             stderrToken?.cancel()
             stderrToken = nil

@@ -1,4 +1,7 @@
 import CSpawn
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What keeps a sandbox's providers from truncating files they may not write.
 ///
@@ -23,6 +26,17 @@ public enum TruncateGuard: Sendable, Equatable, CustomStringConvertible {
         case CSPAWN_TRUNCATE_GUARD_LANDLOCK: self = .landlockRight
         default: self = .none
         }
+    }
+
+    /// What providers can do that they should not, and why, when nothing guards against truncation: the warning the
+    /// daemon logs at start. `filterErrno` is why the seccomp filter could not be installed
+    /// (`ProviderSandbox.truncateFilterErrno`). nil for a guard in force.
+    public func problem(filterErrno: Int32) -> String? {
+        guard self == .none else { return nil }
+        let hint = filterErrno == EPERM ? "; does the unit's SystemCallFilter= allow seccomp?" : ""
+        return "providers can truncate files they may read, the state database included: Landlock before ABI 3 "
+            + "cannot refuse it, and the seccomp filter that would could not be installed (seccomp: "
+            + "\(String(cString: strerror(filterErrno)))\(hint))"
     }
 
     public var description: String {

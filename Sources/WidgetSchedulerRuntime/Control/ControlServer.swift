@@ -46,6 +46,8 @@ public final class ControlServer: ControlConnectionDelegate {
         let fd: Int32
         let source: EventSource
         var interest: ControlConnection.Interest
+        /// The send buffer asked for (`flush`), or 0 for the socket's default.
+        var sendBuffer = 0
     }
 
     private let loop: EventLoop
@@ -187,7 +189,7 @@ public final class ControlServer: ControlConnectionDelegate {
             // Ending a stream may already have closed and removed the connection.
             guard let client = clients[id] else { continue }
             client.connection.endForShutdown()
-            if let client = clients[id] { flush(client) }
+            if var client = clients[id] { flush(&client) }
             remove(id)
         }
     }
@@ -296,7 +298,8 @@ public final class ControlServer: ControlConnectionDelegate {
     /// Writes what can be written, then closes the connection or updates what the loop waits for.
     private func service(_ id: Int) {
         guard var client = clients[id] else { return }
-        flush(client)
+        let before = (client.interest, client.sendBuffer)
+        flush(&client)
         if client.connection.closed {
             remove(id)
             return
@@ -308,8 +311,8 @@ public final class ControlServer: ControlConnectionDelegate {
             if interest.write { events.insert(.writable) }
             try? client.source.setIOEvents(events)
             client.interest = interest
-            clients[id] = client
         }
+        if (client.interest, client.sendBuffer) != before { clients[id] = client }
     }
 
     private func read(_ client: Client) {
@@ -337,10 +340,13 @@ public final class ControlServer: ControlConnectionDelegate {
     /// connection's buffer is raised to hold the reply, up to 4 MiB (the kernel caps it at net.core.wmem_max).
     private static let largeOutput = 256 << 10
 
-    private func flush(_ client: Client) {
-        if client.connection.pendingOutputCount > Self.largeOutput {
-            var size = Int32(min(client.connection.pendingOutputCount, 4 << 20))
-            _ = setsockopt(client.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    private func flush(_ client: inout Client) {
+        let wanted = min(client.connection.pendingOutputCount, 4 << 20)
+        if wanted > Self.largeOutput, wanted > client.sendBuffer {
+            var size = Int32(wanted)
+            if setsockopt(client.fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size)) == 0 {
+                client.sendBuffer = wanted
+            }
         }
         while client.connection.pendingOutputCount > 0 {
             let written = client.connection.withPendingOutput {

@@ -98,9 +98,13 @@ public final class Daemon {
         do {
             let sandbox = try ProviderSandbox(writablePaths: settings.writablePaths)
             let paths = settings.writablePaths.joined(separator: ", ")
-            logger.info("""
-                providers may write only beneath \(paths) (Landlock ABI \(sandbox.abi); \(sandbox.truncateGuard))
-                """)
+            let line = "providers may write only beneath \(paths) "
+                + "(Landlock ABI \(sandbox.abi); \(sandbox.truncateGuard))"
+            if let problem = sandbox.truncateGuard.problem(filterErrno: sandbox.truncateFilterErrno) {
+                logger.warning("\(line); \(problem)")
+            } else {
+                logger.info("\(line)")
+            }
             return sandbox
         } catch {
             logger.warning("""
@@ -156,15 +160,7 @@ public final class Daemon {
             throw StartError(description: "cannot load the state in \(options.stateDirectory): \(error)")
         }
         service.flush()
-        // Loading decodes every stored row, and glibc keeps the freed memory: hand it back before serving.
-        _ = malloc_trim(0)
-        // Replies and decision lists of a few hundred KiB to a few MiB (a `Reload` of 10 000 widgets) come and go
-        // with every request. glibc would map each such block and unmap it when freed, and trim the heap's top, so
-        // every request paid its page faults again (a tenth of such a request's time): keep blocks below 8 MiB in
-        // the heap and its top untrimmed below 8 MiB. `List` of 100 000 widgets (27 MB) is still mapped and given
-        // back.
-        _ = mallopt(mallocMmapThreshold, 8 << 20)
-        _ = mallopt(mallocTrimThreshold, 8 << 20)
+        HeapTuning.settleAfterLoading()
 
         runner.childDescriptorLimit = ControlServer.raiseDescriptorLimit()
         handler = DaemonControlHandler(service: service, authorization: .forCurrentProcess(),
@@ -297,13 +293,3 @@ public final class Daemon {
         service.tick()
     }
 }
-
-// glibc's malloc_trim(3), which the Glibc module does not import (malloc.h).
-@_silgen_name("malloc_trim")
-private func malloc_trim(_ pad: Int) -> Int32
-
-// glibc's mallopt(3) and two of its parameters (malloc.h).
-@_silgen_name("mallopt")
-private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
-private let mallocTrimThreshold: Int32 = -1
-private let mallocMmapThreshold: Int32 = -3
