@@ -30,13 +30,10 @@ public enum JournalFields {
     /// `META_` prefixed when the result starts with a digit or names a field the handler writes itself, and cut to 64
     /// characters. Returns nil when nothing usable is left (an empty key or only underscores).
     public static func fieldName(forMetadataKey key: String) -> String? {
-        // Most keys are field names already (`WIDGET_ID`): return them without building a new string.
-        let utf8 = key.utf8
-        if let first = utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
-           utf8.count <= maximumNameLength,
-           utf8.allSatisfy({ ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z"))
-               || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_") }),
-           !isReserved(key) {
+        // Most keys are field names already (`WIDGET_ID`): return them without building a new string. The bytes are
+        // looked at through a buffer, not the UTF-8 view's iterator: every key of every line passes here.
+        var bytes = key
+        if bytes.withUTF8(isFieldName), !isReserved(key) {
             return key
         }
         var characters: [Character] = key.unicodeScalars.map { scalar in
@@ -55,6 +52,18 @@ public enum JournalFields {
             name = collisionPrefix + name
         }
         return String(name.prefix(maximumNameLength))
+    }
+
+    /// Whether `utf8` is a field name as it is: an upper-case ASCII letter, then upper-case letters, digits and
+    /// underscores, at most `maximumNameLength` bytes.
+    private static func isFieldName(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
+              utf8.count <= maximumNameLength else { return false }
+        for byte in utf8 where !(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            && !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) && byte != UInt8(ascii: "_") {
+            return false
+        }
+        return true
     }
 
     /// Bit n is set when a reserved name is n bytes long; bit c - "A" when one starts with the letter c.

@@ -50,14 +50,20 @@ public struct StderrLogHandler: LogHandler {
         line.append(contentsOf: label(of: level).utf8)
         line.append(UInt8(ascii: " "))
         // Most messages are one line of printable text and go in as they are; others are split on their newlines.
-        if message.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) {
-            line.append(contentsOf: message.utf8)
-        } else {
+        // Texts are copied and scanned through buffers, not the UTF-8 view's iterator: every line passes here.
+        var text = message
+        let printable = text.withUTF8 { utf8 in
+            guard utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 }) else { return false }
+            line.append(contentsOf: utf8)
+            return true
+        }
+        if !printable {
             line.append(contentsOf: message.replacingNewlines().utf8)
         }
         for field in fields {
             line.append(UInt8(ascii: " "))
-            line.append(contentsOf: field.name.utf8)
+            var name = field.name
+            name.withUTF8 { line.append(contentsOf: $0) }
             line.append(UInt8(ascii: "="))
             appendQuoted(field.value, to: &line)
         }
@@ -79,7 +85,12 @@ public struct StderrLogHandler: LogHandler {
     /// Whether `value` is empty or holds a space, a quote, a backslash or a control character. Those are ASCII, and no
     /// byte of a multi-byte UTF-8 sequence is ASCII, so looking at the bytes is looking at the characters.
     private static func needsQuotes(_ value: String) -> Bool {
-        value.isEmpty || value.utf8.contains { byte in
+        var value = value
+        return value.withUTF8(needsQuotes)
+    }
+
+    private static func needsQuotes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.isEmpty || utf8.contains { byte in
             byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
                 || byte == 0x7f
         }
@@ -96,25 +107,28 @@ public struct StderrLogHandler: LogHandler {
     /// `quoted(value)` appended to `line` as UTF-8, byte by byte: the characters escaped are ASCII, and no byte of a
     /// multi-byte sequence is, so the other bytes go in as they are. Every value of every line passes here.
     static func appendQuoted(_ value: String, to line: inout [UInt8]) {
-        guard needsQuotes(value) else {
-            line.append(contentsOf: value.utf8)
-            return
-        }
-        let backslash = UInt8(ascii: "\\")
-        line.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), backslash: line.append(contentsOf: [backslash, byte])
-            case UInt8(ascii: "\n"): line.append(contentsOf: [backslash, UInt8(ascii: "n")])
-            case UInt8(ascii: "\t"): line.append(contentsOf: [backslash, UInt8(ascii: "t")])
-            case UInt8(ascii: "\r"): line.append(contentsOf: [backslash, UInt8(ascii: "r")])
-            case 0..<0x20, 0x7f:
-                line.append(contentsOf: [backslash, UInt8(ascii: "x")])
-                line.append(contentsOf: String(byte, radix: 16).utf8)
-            default: line.append(byte)
+        var value = value
+        value.withUTF8 { utf8 in
+            guard needsQuotes(utf8) else {
+                line.append(contentsOf: utf8)
+                return
             }
+            let backslash = UInt8(ascii: "\\")
+            line.append(UInt8(ascii: "\""))
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""), backslash: line.append(contentsOf: [backslash, byte])
+                case UInt8(ascii: "\n"): line.append(contentsOf: [backslash, UInt8(ascii: "n")])
+                case UInt8(ascii: "\t"): line.append(contentsOf: [backslash, UInt8(ascii: "t")])
+                case UInt8(ascii: "\r"): line.append(contentsOf: [backslash, UInt8(ascii: "r")])
+                case 0..<0x20, 0x7f:
+                    line.append(contentsOf: [backslash, UInt8(ascii: "x")])
+                    line.append(contentsOf: String(byte, radix: 16).utf8)
+                default: line.append(byte)
+                }
+            }
+            line.append(UInt8(ascii: "\""))
         }
-        line.append(UInt8(ascii: "\""))
     }
 }
 

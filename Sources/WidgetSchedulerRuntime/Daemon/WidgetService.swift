@@ -264,9 +264,10 @@ public final class WidgetService {
             case .startRun(let id, let reason):
                 starts.append((id, reason))
                 persist(id)
-                widgets[id]?.lastRun = PersistedWidgetState.LastRun(startedAt: now.wall, reason: reason, outcome: nil)
+                widgets.modify(id) { $0.lastRun = .init(startedAt: now.wall, reason: reason, outcome: nil) }
             case .entryChanged(let id, let entry):
-                widgets[id]?.currentContent = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
+                let content = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
+                widgets.modify(id) { $0.currentContent = content }
             case .stateChanged(let id):
                 persist(id)
             case .decided, .backedOff, .quarantined, .budgetExhausted, .wallClockJumped:
@@ -395,7 +396,7 @@ public final class WidgetService {
     private func finishRun(_ id: String, reason: RunReason, result: ProviderRunResult, stats: ProviderRunStats,
                            deferred: Bool) {
         running[id] = nil
-        guard widgets[id] != nil else { return }
+        guard let position = widgets.position(forKey: id) else { return }
         let now = clock.now()
         let outcome: RunOutcome
         let outcomeName: String
@@ -411,8 +412,11 @@ public final class WidgetService {
             outcome = .failure(reason: failure.reason, detail: failure.detail)
             outcomeName = failure.reason
         }
-        widgets[id]?.lastRun?.outcome = outcomeName
-        let kind = widgets[id]?.kind ?? ""
+        // In place, through the position: `widgets[id]?.…` copies the widget out and back in.
+        let kind = widgets.modify(at: position) { widget in
+            widget.lastRun?.outcome = outcomeName
+            return widget.kind
+        }
         let tell = { [self] in
             logRun(id, kind: kind, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
             batch.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .run,

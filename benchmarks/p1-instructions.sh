@@ -1,0 +1,79 @@
+#!/bin/sh
+# Instructions the daemon executes per provider run on P1's work, counted by callgrind: a figure that does not move
+# with the VM's phase, for changes of a few µs that p1-pair.sh's ±5–20 µs cannot resolve. It does not replace P1's
+# ratio (a cold run's time is mostly cache misses, which an instruction count does not see), it ranks changes.
+#
+# Each daemon (BIN_A, then BIN_B if given) runs P1's work (4 widgets of the trivial kind in developer mode, 2 runs
+# at a time) for SECONDS under `valgrind --tool=callgrind`, which counts only inside the event loop
+# (`EventLoop.run`), so start-up and loading are left out, and not inside the paced state commit
+# (`Daemon.flushState`), whose cost a run depends on how many runs share a commit: under valgrind's slowdown (~70 runs
+# a second) that is not P1's. The count over the runs the daemon logged is the figure. The sandbox is off (valgrind
+# does not know Landlock's system calls). Run with nothing else busy.
+#
+# usage: BIN_A=/path/to/widget-scheduler [BIN_B=/path/to/other] benchmarks/p1-instructions.sh
+# env:   SECONDS_RUN=12, SCRATCH as for suite.sh, TOP=0 (with N > 0, also the N functions whose own instructions
+#        a run differ most between A and B)
+set -eu
+cd "$(dirname "$0")/.."
+SECONDS_RUN=${SECONDS_RUN:-12}
+TOP=${TOP:-0}
+command -v valgrind > /dev/null || { echo "p1-instructions: needs valgrind" >&2; exit 1; }
+. benchmarks/lib.sh
+build widgetctl
+BIN_A=${BIN_A:-$bin/widget-scheduler}
+printf 'provider-sandbox = false\n' >> "$work/developer.toml"
+
+# profile BINARY SECONDS NAME: runs BINARY under callgrind for SECONDS of P1's work; prints "RUNS FILE".
+profile() {
+    # valgrind 3.19 cannot read the DWARF 5 the Swift toolchain writes: a copy without debug information.
+    strip --strip-debug -o "$work/$3.bin" "$1"
+    mkdir -p "$work/$3/state" "$work/$3/run"
+    valgrind --tool=callgrind --callgrind-out-file="$work/$3.out" \
+        --collect-atstart=no --toggle-collect='$s10SystemdKit9EventLoopC3runs5Int32VyKF' \
+        --toggle-collect='$s22WidgetSchedulerRuntime6DaemonC10flushState*' \
+        "$work/$3.bin" --config "$work/developer.toml" --state-dir "$work/$3/state" --runtime-dir "$work/$3/run" \
+        --providers-dir "$work/providers" > "$work/$3.log" 2>&1 &
+    valgrind_pid=$!
+    socket=$work/$3/run/control.socket
+    tries=0
+    while [ ! -S "$socket" ]; do
+        tries=$((tries + 1))
+        [ "$tries" -lt 300 ] || { echo "p1-instructions: $1 did not start (see $work/$3.log)" >&2; exit 1; }
+        sleep 0.1
+    done
+    add_trivial_widgets 4
+    sleep "$2"
+    kill -TERM "$valgrind_pid"
+    wait "$valgrind_pid" || true
+    echo "$(grep -c 'provider answered' "$work/$3.log") $work/$3.out"
+}
+
+# own_costs FILE RUNS: "function<TAB>instructions a run" lines, each function's own (exclusive) count, sorted.
+own_costs() {
+    callgrind_annotate --threshold=100 "$1" 2> /dev/null | grep -v 'PROGRAM TOTALS' |
+        sed -n 's/^ *\([0-9,][0-9,]*\) ([ 0-9.]*%) *\(.*\)$/\2\t\1/p' | sed 's/ \[[^]]*\]\t/\t/' |
+        awk -F'\t' -v runs="$2" '{ gsub(",", "", $2); printf "%s\t%.1f\n", $1, $2 / runs }' | sort -t "$tab" -k1,1
+}
+tab=$(printf '\t')
+total() { callgrind_annotate "$1" 2> /dev/null | sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' | tr -d ','; }
+
+# measure LABEL BINARY: the instructions a run of BINARY; keeps the per-function costs a run in $work/LABEL.costs.
+measure() {
+    set -- "$1" "$2" $(profile "$2" "$SECONDS_RUN" "$1")
+    awk -v t="$(total "$4")" -v runs="$3" -v l="$1" -v bin="$2" \
+        'BEGIN { printf "%s: %.0f instructions a run (%d runs) %s\n", l, t / runs, runs, bin }'
+    own_costs "$4" "$3" > "$work/$1.costs"
+}
+
+machine_line
+measure A "$BIN_A"
+[ -n "${BIN_B:-}" ] || exit 0
+measure B "$BIN_B"
+if [ "$TOP" -gt 0 ]; then
+    echo "functions whose own instructions a run differ most, B - A (A, B):"
+    join -t "$tab" -a 1 -a 2 -e 0 -o 0,1.2,2.2 "$work/A.costs" "$work/B.costs" |
+        awk -F'\t' '{ printf "%+.0f\t%.0f\t%.0f\t%s\n", $3 - $2, $2, $3, substr($1, 1, 110) }' | sort -t "$tab" -k1,1 -g |
+        awk -v n="$TOP" '{ line[NR] = $0 } END {
+            for (i = 1; i <= n && i <= NR; i++) print line[i]
+            for (i = NR - n + 1; i <= NR; i++) if (i > n) print line[i] }'
+fi
