@@ -55,6 +55,25 @@ struct JournalFieldsTests {
         ])
     }
 
+    @Test func metadataWhoseKeysAreFieldNamesComesOutSortedByName() {
+        // The daemon's own lines: every key a field name already, in whatever order the dictionary holds them.
+        let names = ["WIDGET_KIND", "PROVIDER_PID", "MESSAGE_ID", "TOKENS", "A", "WIDGET_ID", "DURATION_USEC",
+                     "REASON", "EXIT_STATUS", "POLICY", "Z9", "B_"]
+        var metadata: Logger.Metadata = [:]
+        for (index, name) in names.enumerated() {
+            metadata[name] = index % 2 == 0 ? .string("v\(index)") : .stringConvertible(index)
+        }
+        let fields = JournalFields.metadataFields(metadata)
+        #expect(fields.map(\.name) == names.sorted())
+        #expect(fields.map(\.value) == names.sorted().map { name in
+            let index = names.firstIndex(of: name)!
+            return index % 2 == 0 ? "v\(index)" : "\(index)"
+        })
+        // A reserved name among them is renamed, and sorted by its new name.
+        metadata["MESSAGE"] = "shadow"
+        #expect(JournalFields.metadataFields(metadata).map(\.name) == (names + ["META_MESSAGE"]).sorted())
+    }
+
     @Test func keysThatMapToOneFieldNameKeepTheValueOfTheKeySortingLast() {
         let metadata: Logger.Metadata = ["widget-kind": "a", "WIDGET_KIND": "b", "widget_kind": "c", "zeta": "z",
                                          "Widget.Kind": "d", "alpha": "x"]

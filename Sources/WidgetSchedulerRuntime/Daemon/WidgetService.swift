@@ -528,9 +528,9 @@ public final class WidgetService {
         case .success(let timeline):
             fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
             fields[JournalField.policy] = .string(timeline.policy.name)
-            let text = "\(id): \(kind) provider answered \(timeline.entries.count) entries, policy "
-                + "\(Self.describe(timeline.policy))\(tail)"
-            logger.info("\(text)", metadata: fields)
+            // The text as the message itself: interpolated into one, it would be copied again.
+            logger.info(Logger.Message(stringLiteral: "\(id): \(kind) provider answered \(timeline.entries.count) "
+                            + "entries, policy \(Self.describe(timeline.policy))\(tail)"), metadata: fields)
         case .failure(let failure, let detail):
             fields[JournalField.messageID] = JournalMessageID.runFailed.metadataValue
             fields[JournalField.failureReason] = .string(failure)
