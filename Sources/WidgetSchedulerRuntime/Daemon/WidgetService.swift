@@ -266,8 +266,9 @@ public final class WidgetService {
                 persist(id)
                 widgets.modify(id) { $0.lastRun = .init(startedAt: now.wall, reason: reason, outcome: nil) }
             case .entryChanged(let id, let entry):
+                guard let position = widgets.position(forKey: id) else { break }
                 let content = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
-                widgets.modify(id) { $0.currentContent = content }
+                widgets.modify(at: position) { $0.currentContent = content }
             case .stateChanged(let id):
                 persist(id)
             case .decided, .backedOff, .quarantined, .budgetExhausted, .wallClockJumped:
