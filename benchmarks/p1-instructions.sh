@@ -23,35 +23,51 @@ build widget-scheduler widgetctl
 BIN_A=${BIN_A:-$bin/widget-scheduler}
 printf 'provider-sandbox = false\n' >> "$work/developer.toml"
 
-# profile BINARY SECONDS NAME: runs BINARY under callgrind for SECONDS of P1's work; prints "RUNS FILE".
-profile() {
-    # valgrind 3.19 cannot read the DWARF 5 the Swift toolchain writes: a copy without debug information.
-    strip --strip-debug -o "$work/$3.bin" "$1"
-    mkdir -p "$work/$3/state" "$work/$3/run"
-    valgrind --tool=callgrind --callgrind-out-file="$work/$3.out" \
-        --collect-atstart=no --toggle-collect='$s10SystemdKit9EventLoopC3runs5Int32VyKF' \
-        --toggle-collect='$s22WidgetSchedulerRuntime6DaemonC10flushState*' \
-        "$work/$3.bin" --config "$work/developer.toml" --state-dir "$work/$3/state" --runtime-dir "$work/$3/run" \
-        --providers-dir "$work/providers" > "$work/$3.log" 2>&1 &
-    daemon_pid=$!
-    socket=$work/$3/run/control.socket
+# wait_for_socket LOG: waits until the daemon started last (daemon_pid) listens on $socket.
+wait_for_socket() {
     tries=0
     while [ ! -S "$socket" ]; do
         tries=$((tries + 1))
         if [ "$tries" -ge 300 ]; then
             kill -TERM "$daemon_pid" 2> /dev/null || true
-            echo "p1-instructions: $1 did not start:" >&2
-            tail -5 "$work/$3.log" >&2
+            echo "p1-instructions: the daemon did not start:" >&2
+            tail -5 "$1" >&2
             exit 1
         fi
         sleep 0.1
     done
+}
+
+# profile BINARY SECONDS NAME: runs BINARY under callgrind for SECONDS of P1's work; prints "RUNS FILE".
+profile() {
+    binary=$1
+    seconds=$2
+    name=$3
+    mkdir -p "$work/$name/state" "$work/$name/run"
+    set -- --config "$work/developer.toml" --state-dir "$work/$name/state" --runtime-dir "$work/$name/run" \
+        --providers-dir "$work/providers"
+    socket=$work/$name/run/control.socket
+    # The widgets are added by a first start of the daemon, outside valgrind, so that their `Add` calls are not in
+    # the window: a fixed cost there, spread over however many runs the window holds, moved the figure by ~5 %.
+    "$binary" "$@" > "$work/$name.setup.log" 2>&1 &
+    daemon_pid=$!
+    wait_for_socket "$work/$name.setup.log"
     add_trivial_widgets 4
-    sleep "$2"
+    kill -TERM "$daemon_pid"
+    wait "$daemon_pid" || true
+    # valgrind 3.19 cannot read the DWARF 5 the Swift toolchain writes: a copy without debug information.
+    strip --strip-debug -o "$work/$name.bin" "$binary"
+    valgrind --tool=callgrind --callgrind-out-file="$work/$name.out" \
+        --collect-atstart=no --toggle-collect='$s10SystemdKit9EventLoopC3runs5Int32VyKF' \
+        --toggle-collect='$s22WidgetSchedulerRuntime6DaemonC10flushState*' \
+        "$work/$name.bin" "$@" > "$work/$name.log" 2>&1 &
+    daemon_pid=$!
+    wait_for_socket "$work/$name.log"
+    sleep "$seconds"
     kill -TERM "$daemon_pid"
     wait "$daemon_pid" || true
     daemon_pid=
-    echo "$(grep -c 'provider answered' "$work/$3.log") $work/$3.out"
+    echo "$(grep -c 'provider answered' "$work/$name.log") $work/$name.out"
 }
 
 # own_costs FILE RUNS: "function<TAB>instructions a run" lines, each function's own (exclusive) count, sorted.
@@ -72,8 +88,7 @@ measure() {
         echo "p1-instructions: nothing counted for $2 ($3 runs); are EventLoop.run and Daemon.flushState renamed?" >&2
         exit 1
     fi
-    # Fixed costs in the window (the set-up's four `Add` calls, first type lookups) weigh on few runs: a window
-    # slowed by other work (a build's writeback, say) shows as a low count and a high figure.
+    # What fixed costs the window still holds (the first run's lazy initializations) weigh on few runs.
     [ "$3" -ge 300 ] || echo "p1-instructions: only $3 runs for $2; the machine was busy? run it again" >&2
     awk -v t="$counted" -v runs="$3" -v l="$1" -v bin="$2" \
         'BEGIN { printf "%s: %.0f instructions a run (%d runs) %s\n", l, t / runs, runs, bin }'
