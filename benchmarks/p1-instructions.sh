@@ -12,7 +12,8 @@
 #
 # usage: BIN_A=/path/to/widget-scheduler [BIN_B=/path/to/other] benchmarks/p1-instructions.sh
 # env:   SECONDS_RUN=12, SCRATCH as for suite.sh, TOP=0 (with N > 0, also the N functions whose own instructions
-#        a run differ most between A and B)
+#        a run differ most between A and B), KEEP= (a directory to keep the callgrind profiles in, A.out and B.out,
+#        for `callgrind_annotate --inclusive=yes` and the like)
 set -eu
 cd "$(dirname "$0")/.."
 SECONDS_RUN=${SECONDS_RUN:-12}
@@ -93,6 +94,10 @@ measure() {
     awk -v t="$counted" -v runs="$3" -v l="$1" -v bin="$2" \
         'BEGIN { printf "%s: %.0f instructions a run (%d runs) %s\n", l, t / runs, runs, bin }'
     own_costs "$4" "$3" > "$work/$1.costs"
+    if [ -n "${KEEP:-}" ]; then
+        mkdir -p "$KEEP"
+        cp "$4" "$KEEP/$1.out"
+    fi
 }
 
 machine_line

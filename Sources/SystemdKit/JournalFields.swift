@@ -114,17 +114,22 @@ public enum JournalFields {
     /// Every journal line of the daemon passes here.
     public static func metadataFields(_ metadata: Logger.Metadata) -> [(name: String, value: String)] {
         // The usual case: every key is a field name already (the daemon's `JournalField` names), so names are the
-        // keys, unique, and the fields are sorted where they are built, by insertion (a line has ~10).
+        // keys, unique, and the fields are sorted by insertion (a line has ~10).
         var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(metadata.count)
         for (key, value) in metadata {
             var bytes = key
             guard bytes.withUTF8(isFieldName), !isReserved(key) else { return normalizedFields(metadata) }
             fields.append((key, text(of: value)))
-            var index = fields.count - 1
-            while index > 0, fields[index].name < fields[index - 1].name {
-                fields.swapAt(index, index - 1)
-                index -= 1
+        }
+        // Through the buffer: the array's subscript retained and released both names of every comparison.
+        fields.withUnsafeMutableBufferPointer { buffer in
+            for end in buffer.indices.dropFirst() {
+                var index = end
+                while index > 0, buffer[index].name < buffer[index - 1].name {
+                    buffer.swapAt(index, index - 1)
+                    index -= 1
+                }
             }
         }
         return fields
