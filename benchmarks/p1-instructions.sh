@@ -4,13 +4,15 @@
 # ratio (a cold run's time is mostly cache misses, which an instruction count does not see), it ranks changes.
 #
 # Each daemon (BIN_A, then BIN_B if given) runs P1's work (4 widgets of the trivial kind in developer mode, 2 runs
-# at a time) for SECONDS under `valgrind --tool=callgrind`, which counts only inside the event loop
+# at a time) for SECONDS_RUN under `valgrind --tool=callgrind`, which counts only inside the event loop
 # (`EventLoop.run`), so start-up and loading are left out, and not inside the paced state commit
 # (`Daemon.flushState`), whose cost a run depends on how many runs share a commit: under valgrind's slowdown (~70 runs
-# a second) that is not P1's. The count over the runs the daemon logged is the figure. The sandbox is off (valgrind
-# does not know Landlock's system calls). Run with nothing else busy.
+# a second) that is not P1's. The widgets are added beforehand by a start of the daemon outside valgrind. The count
+# over the runs the daemon logged is the figure; repeats agree within ±1-2 %. The sandbox is off (valgrind does not
+# know Landlock's system calls). Run with nothing else busy.
 #
-# usage: BIN_A=/path/to/widget-scheduler [BIN_B=/path/to/other] benchmarks/p1-instructions.sh
+# usage: [BIN_A=/path/to/widget-scheduler] [BIN_B=/path/to/other] benchmarks/p1-instructions.sh
+#        (BIN_A defaults to $SCRATCH's release build)
 # env:   SECONDS_RUN=12, SCRATCH as for suite.sh, TOP=0 (with N > 0, also the N functions whose own instructions
 #        a run differ most between A and B), KEEP= (a directory to keep the callgrind profiles in, A.out and B.out,
 #        for `callgrind_annotate --inclusive=yes` and the like)
