@@ -58,6 +58,13 @@ profile() {
     add_trivial_widgets 4
     kill -TERM "$daemon_pid"
     wait "$daemon_pid" || true
+    # The window is bounded by these two functions: a build that inlined either would count something else.
+    for symbol in '$s10SystemdKit9EventLoopC3runs5Int32VyKF' '$s22WidgetSchedulerRuntime6DaemonC10flushState'; do
+        if ! nm "$binary" | grep -q "$symbol"; then
+            echo "p1-instructions: $binary has no $symbol (inlined?); its count would not be comparable" >&2
+            exit 1
+        fi
+    done
     # valgrind 3.19 cannot read the DWARF 5 the Swift toolchain writes: a copy without debug information.
     strip --strip-debug -o "$work/$name.bin" "$binary"
     valgrind --tool=callgrind --callgrind-out-file="$work/$name.out" \
@@ -85,9 +92,10 @@ total() { callgrind_annotate "$1" 2> /dev/null | sed -n 's/^ *\([0-9,]*\) .*PROG
 # measure LABEL BINARY: the instructions a run of BINARY; keeps the per-function costs a run in $work/LABEL.costs.
 measure() {
     set -- "$1" "$2" $(profile "$2" "$SECONDS_RUN" "$1")
-    # Nothing counted means the toggles no longer name the daemon's functions (renamed?): say so, not 0.
+    # No profile: profile() said why. Nothing counted: the toggles no longer name the daemon's functions.
+    [ -n "${4:-}" ] || exit 1
     counted=$(total "$4")
-    if [ "${3:-0}" -eq 0 ] || [ -z "$counted" ] || [ "$counted" -eq 0 ]; then
+    if [ "$3" -eq 0 ] || [ -z "$counted" ] || [ "$counted" -eq 0 ]; then
         echo "p1-instructions: nothing counted for $2 ($3 runs); are EventLoop.run and Daemon.flushState renamed?" >&2
         exit 1
     fi
