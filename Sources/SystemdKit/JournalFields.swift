@@ -30,12 +30,8 @@ public enum JournalFields {
     /// `META_` prefixed when the result starts with a digit or names a field the handler writes itself, and cut to 64
     /// characters. Returns nil when nothing usable is left (an empty key or only underscores).
     public static func fieldName(forMetadataKey key: String) -> String? {
-        // Most keys are field names already (`WIDGET_ID`): return them without building a new string. The bytes are
-        // looked at through a buffer, not the UTF-8 view's iterator: every key of every line passes here.
-        var bytes = key
-        if bytes.withUTF8(isFieldName), !isReserved(key) {
-            return key
-        }
+        // Most keys are field names already (`WIDGET_ID`): return them without building a new string.
+        if isFieldNameAsItIs(key) { return key }
         var characters: [Character] = key.unicodeScalars.map { scalar in
             switch scalar {
             case "a"..."z": return Character(String(scalar).uppercased())
@@ -52,6 +48,14 @@ public enum JournalFields {
             name = collisionPrefix + name
         }
         return String(name.prefix(maximumNameLength))
+    }
+
+    /// Whether `key` is its own field name: valid (`isFieldName`) and not one the handler writes itself. Every key of
+    /// every line passes here.
+    private static func isFieldNameAsItIs(_ key: String) -> Bool {
+        // The bytes through a buffer, not the UTF-8 view's iterator (~10 instructions a byte).
+        var bytes = key
+        return bytes.withUTF8(isFieldName) && !isReserved(key)
     }
 
     /// Whether `utf8` is a field name as it is: an upper-case ASCII letter, then upper-case letters, digits and
@@ -118,8 +122,7 @@ public enum JournalFields {
         var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(metadata.count)
         for (key, value) in metadata {
-            var bytes = key
-            guard bytes.withUTF8(isFieldName), !isReserved(key) else { return normalizedFields(metadata) }
+            guard isFieldNameAsItIs(key) else { return normalizedFields(metadata) }
             fields.append((key, text(of: value)))
         }
         // Through the buffer: the array's subscript retained and released both names of every comparison.

@@ -82,13 +82,8 @@ public struct StderrLogHandler: LogHandler {
         }
     }
 
-    /// Whether `value` is empty or holds a space, a quote, a backslash or a control character. Those are ASCII, and no
+    /// Whether the text is empty or holds a space, a quote, a backslash or a control character. Those are ASCII, and no
     /// byte of a multi-byte UTF-8 sequence is ASCII, so looking at the bytes is looking at the characters.
-    private static func needsQuotes(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8(needsQuotes)
-    }
-
     private static func needsQuotes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         utf8.isEmpty || utf8.contains { byte in
             byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
@@ -98,7 +93,6 @@ public struct StderrLogHandler: LogHandler {
 
     /// Values with spaces, quotes or control characters are double-quoted with C-style escapes.
     static func quoted(_ value: String) -> String {
-        guard needsQuotes(value) else { return value }
         var bytes: [UInt8] = []
         appendQuoted(value, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)

@@ -36,6 +36,7 @@ struct WidgetServiceTests {
         #expect(finished.first?.fields[JournalField.reloadReason] == "initial")
         let tokens = try #require(harness.service.scheduler.tokens(of: id, at: harness.clock.now()))
         #expect(finished.first?.fields[JournalField.tokens] == WidgetService.twoDecimals(tokens))
+        #expect(finished.first?.message == "\(id): weather provider answered 1 entries, policy never")
     }
 
     @Test func missingParametersComeFromTheProviderThenTheManifest() throws {

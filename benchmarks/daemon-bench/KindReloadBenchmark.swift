@@ -53,4 +53,3 @@ enum KindReloadBenchmark {
                      best.decide * 1e6, best.encode * 1e6, best.both * 1e6, bytes))
     }
 }
-

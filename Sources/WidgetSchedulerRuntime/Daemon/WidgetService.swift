@@ -529,9 +529,13 @@ public final class WidgetService {
         case .success(let timeline):
             fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
             fields[JournalField.policy] = .string(timeline.policy.name)
-            // The text as the message itself: interpolated into one, it would be copied again.
-            logger.info(Logger.Message(stringLiteral: "\(id): \(kind) provider answered \(timeline.entries.count) "
-                            + "entries, policy \(Self.describe(timeline.policy))\(tail)"), metadata: fields)
+            // One interpolation, passed as the message itself: joined with `+`, or interpolated into a message, the
+            // text would be copied again.
+            let text = """
+                \(id): \(kind) provider answered \(timeline.entries.count) entries, \
+                policy \(Self.describe(timeline.policy))\(tail)
+                """
+            logger.info(Logger.Message(stringLiteral: text), metadata: fields)
         case .failure(let failure, let detail):
             fields[JournalField.messageID] = JournalMessageID.runFailed.metadataValue
             fields[JournalField.failureReason] = .string(failure)
