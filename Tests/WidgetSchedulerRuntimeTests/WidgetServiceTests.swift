@@ -39,6 +39,29 @@ struct WidgetServiceTests {
         #expect(finished.first?.message == "\(id): weather provider answered 1 entries, policy never")
     }
 
+    @Test func eachRunsEndLineCarriesItsOwnRunsFieldsAndNoneOfTheLineBefore() throws {
+        let harness = try WidgetServiceHarness()
+        harness.launcher.quickRuns = true
+        let failing = try harness.addWidget(kind: "weather", parameters: ["location": .string("Paris"),
+                                                                          "units": .string("metric")])
+        let failedLaunch = try #require(harness.launcher.launches.last)
+        failedLaunch.fail("exit", detail: "exit status 3")
+        let answering = try harness.addWidget(kind: "weather", parameters: ["location": .string("Oslo"),
+                                                                            "units": .string("metric")])
+        let answeredLaunch = try #require(harness.launcher.launches.last)
+        answeredLaunch.succeed(harness.timeline([0], policy: .atEnd))
+        let failed = try #require(harness.journal.entries(messageID: JournalMessageID.runFailed.rawValue).first)
+        let finished = try #require(harness.journal.entries(messageID: JournalMessageID.runFinished.rawValue).first)
+        #expect(failed.fields[JournalField.widgetID] == failing)
+        #expect(failed.fields[JournalField.providerPID] == String(failedLaunch.pid))
+        #expect(failed.fields[JournalField.failureReason] == "exit")
+        #expect(failed.fields[JournalField.policy] == nil)
+        #expect(finished.fields[JournalField.widgetID] == answering)
+        #expect(finished.fields[JournalField.providerPID] == String(answeredLaunch.pid))
+        #expect(finished.fields[JournalField.policy] == "atEnd")
+        #expect(finished.fields[JournalField.failureReason] == nil)
+    }
+
     @Test func missingParametersComeFromTheProviderThenTheManifest() throws {
         let harness = try WidgetServiceHarness()
         var result: Result<String, ControlError>?

@@ -1,7 +1,11 @@
 /// One provider's manifest: how to run it and which widget kinds it serves.
 public struct ProviderManifest: Sendable, Hashable {
     /// The manifest file's path.
-    public var path: String
+    public var path: String {
+        didSet { directory = Self.directory(of: path) }
+    }
+    /// The directory part of `path`, where the provider runs: kept with the path, as every run needs it.
+    public private(set) var directory: String
     /// The program and its arguments. A relative program path in the file is resolved against the manifest's
     /// directory, so `exec[0]` is always absolute.
     public var exec: [String]
@@ -34,6 +38,7 @@ public struct ProviderManifest: Sendable, Hashable {
         widgets: [WidgetKindManifest]
     ) {
         self.path = path
+        self.directory = Self.directory(of: path)
         self.exec = exec
         self.timeout = timeout
         self.memoryMax = memoryMax
@@ -41,6 +46,22 @@ public struct ProviderManifest: Sendable, Hashable {
         self.ownerUsers = ownerUsers
         self.ownerGroups = ownerGroups
         self.widgets = widgets
+    }
+
+    /// The directory part of a manifest's path, by its text alone: a URL would stat the file (and read the working
+    /// directory).
+    static func directory(of path: String) -> String {
+        // On the UTF-8 bytes: '/' is ASCII, and no byte of a multi-byte character is, so this cuts where the
+        // characters would.
+        let bytes = Array(path.utf8)
+        let slash = UInt8(ascii: "/")
+        var end = bytes.count
+        while end > 1, bytes[end - 1] == slash { end -= 1 }
+        guard let last = bytes[..<end].lastIndex(of: slash) else { return "." }
+        if last == 0 { return "/" }
+        var directoryEnd = last
+        while directoryEnd > 1, bytes[directoryEnd - 1] == slash { directoryEnd -= 1 }
+        return String(decoding: bytes[..<directoryEnd], as: UTF8.self)
     }
 
     /// The kind named `kind`, if this manifest serves it.

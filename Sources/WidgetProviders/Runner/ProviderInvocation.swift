@@ -37,28 +37,12 @@ public struct ProviderInvocation: Sendable {
             environment: extraEnvironment.isEmpty
                 ? ProcessSpec.minimalEnvironment
                 : ProcessSpec.minimalEnvironment.merging(extraEnvironment) { _, extra in extra },
-            workingDirectory: Self.directory(of: manifest.path),
+            workingDirectory: manifest.directory,
             stdin: request.encodedLine(),
             timeout: manifest.timeout,
             grace: grace,
             memoryMax: UInt64(max(0, manifest.memoryMax))
         )
-    }
-
-    /// The directory part of a manifest's path, by its text alone: a URL would stat the file (and read the working
-    /// directory) on every run.
-    static func directory(of path: String) -> String {
-        // On the UTF-8 bytes: '/' is ASCII, and no byte of a multi-byte character is, so this cuts where the
-        // characters would; Character-wise it was a few µs per run.
-        let bytes = Array(path.utf8)
-        let slash = UInt8(ascii: "/")
-        var end = bytes.count
-        while end > 1, bytes[end - 1] == slash { end -= 1 }
-        guard let last = bytes[..<end].lastIndex(of: slash) else { return "." }
-        if last == 0 { return "/" }
-        var directoryEnd = last
-        while directoryEnd > 1, bytes[directoryEnd - 1] == slash { directoryEnd -= 1 }
-        return String(decoding: bytes[..<directoryEnd], as: UTF8.self)
     }
 
     /// Starts the run on `runner`; `completion` gets the interpreted result and the raw process result.

@@ -100,7 +100,10 @@ public struct Scheduler: Sendable {
 
     /// Applies one event at `now` and returns what to do, in order.
     public mutating func handle(_ event: SchedulerEvent, at now: Instant) -> [SchedulerAction] {
+        // A finished run's usual actions (its entry and state, the next run's start and state) in one allocation:
+        // grown from empty, the array was reallocated three times for them.
         var actions: [SchedulerAction] = []
+        actions.reserveCapacity(4)
         noticeWallClock(at: now, into: &actions)
         switch event {
         case .widgetAdded(let id, let kind):

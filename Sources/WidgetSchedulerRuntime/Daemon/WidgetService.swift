@@ -61,6 +61,9 @@ public final class WidgetService {
     var followUps: [SchedulerEvent] = []
     var isHandling = false
     let decoder = JSONDecoder()
+    /// The metadata of a run's end line, kept between lines, by `logRun`'s shape: succeeded or failed, with or
+    /// without an exit status.
+    private var runLineTemplates = [MetadataTemplate?](repeating: nil, count: 4)
     /// Counts handled events, so the daemon knows when its STATUS= line may have changed.
     public private(set) var revision = 0
 
@@ -275,7 +278,7 @@ public final class WidgetService {
                 break
             }
         }
-        if !starts.isEmpty { recordSpends(of: starts.map(\.0), at: now) }
+        if !starts.isEmpty { recordSpends(of: starts, at: now) }
         let launched = starts.compactMap { id, reason in launchRun(id, reason: reason, at: now) }
         prelude?()
         for action in actions {
@@ -330,10 +333,14 @@ public final class WidgetService {
     /// refund the token and run the widget again inside the floor. The store records the starting widgets'
     /// schedules (one write, no commit); if it cannot, the whole batch is committed instead. A kind in developer mode
     /// has neither floor nor budget to protect: its run starts are written with the turn's changes.
-    private func recordSpends(of ids: [String], at now: Instant) {
-        let bound = ids.compactMap { id -> WidgetScheduleRecord? in
-            guard let kind = widgets[id]?.kind, scheduler.settings.bindsFloorAndBudget(ofKind: kind) else { return nil }
-            return scheduleRecord(id, at: now)
+    private func recordSpends(of starts: [(id: String, reason: RunReason)], at now: Instant) {
+        var bound: [WidgetScheduleRecord] = []
+        for (id, _) in starts {
+            // The kind read in place: `widgets[id]?.kind` copied the whole widget out for it.
+            guard let position = widgets.position(forKey: id),
+                  scheduler.settings.bindsFloorAndBudget(ofKind: widgets.modify(at: position) { $0.kind }),
+                  let record = scheduleRecord(id, at: now) else { continue }
+            bound.append(record)
         }
         guard !bound.isEmpty else { return }
         do {
@@ -515,32 +522,45 @@ public final class WidgetService {
                         result: ProviderRunResult, stats: ProviderRunStats, at now: Instant) {
         let stderr = result.stderrTail.isEmpty ? "" : result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
-        // The widget's fields set here, as in `logStart`; room for all of them at once, so that the storage is not
-        // reallocated as the outcome's fields are added.
-        var fields = Logger.Metadata(minimumCapacity: 10)
-        fields[JournalField.reloadReason] = .string(reason.rawValue)
-        fields[JournalField.providerPID] = .string(String(stats.pid))
-        fields[JournalField.durationUsec] = .string(String(Int(stats.duration * 1_000_000)))
-        fields[JournalField.tokens] = .string(Self.twoDecimals(scheduler.tokens(of: id, at: now) ?? 0))
-        fields[JournalField.widgetID] = .string(id)
-        fields[JournalField.widgetKind] = .string(kind)
-        if let status = stats.exitStatus { fields[JournalField.exitStatus] = .string(status) }
+        // The widget's fields set here, as in `logStart`, into the kept template of this line's keys (taken out
+        // while it is filled, so that the writes find its storage unshared).
+        let succeeded: Bool
+        if case .success = outcome { succeeded = true } else { succeeded = false }
+        let shape = (succeeded ? 0 : 2) + (stats.exitStatus == nil ? 0 : 1)
+        var fields = runLineTemplates[shape].take()
+            ?? MetadataTemplate(keys: Self.runLineKeys(succeeded: succeeded, withExitStatus: stats.exitStatus != nil))
+        defer { runLineTemplates[shape] = fields }
+        fields.set(JournalField.reloadReason, .string(reason.rawValue))
+        fields.set(JournalField.providerPID, .string(String(stats.pid)))
+        fields.set(JournalField.durationUsec, .string(String(Int(stats.duration * 1_000_000))))
+        fields.set(JournalField.tokens, .string(Self.twoDecimals(scheduler.tokens(of: id, at: now) ?? 0)))
+        fields.set(JournalField.widgetID, .string(id))
+        fields.set(JournalField.widgetKind, .string(kind))
+        if let status = stats.exitStatus { fields.set(JournalField.exitStatus, .string(status)) }
         switch outcome {
         case .success(let timeline):
-            fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
-            fields[JournalField.policy] = .string(timeline.policy.name)
+            fields.set(JournalField.messageID, JournalMessageID.runFinished.metadataValue)
+            fields.set(JournalField.policy, .string(timeline.policy.name))
             // One interpolation, passed as the message itself: joined with `+`, or interpolated into a message, the
             // text would be copied again.
             let text = """
                 \(id): \(kind) provider answered \(timeline.entries.count) entries, \
                 policy \(Self.describe(timeline.policy))\(tail)
                 """
-            logger.info(Logger.Message(stringLiteral: text), metadata: fields)
+            logger.info(Logger.Message(stringLiteral: text), metadata: fields.metadata)
         case .failure(let failure, let detail):
-            fields[JournalField.messageID] = JournalMessageID.runFailed.metadataValue
-            fields[JournalField.failureReason] = .string(failure)
-            logger.warning("\(id): \(kind) provider failed (\(failure)): \(detail)\(tail)", metadata: fields)
+            fields.set(JournalField.messageID, JournalMessageID.runFailed.metadataValue)
+            fields.set(JournalField.failureReason, .string(failure))
+            logger.warning("\(id): \(kind) provider failed (\(failure)): \(detail)\(tail)", metadata: fields.metadata)
         }
+    }
+
+    /// The keys of a run's end line: the widget's and the run's, and the outcome's, in the order `logRun` sets them.
+    private static func runLineKeys(succeeded: Bool, withExitStatus: Bool) -> [String] {
+        [JournalField.reloadReason, JournalField.providerPID, JournalField.durationUsec, JournalField.tokens,
+         JournalField.widgetID, JournalField.widgetKind]
+            + (withExitStatus ? [JournalField.exitStatus] : [])
+            + [JournalField.messageID, succeeded ? JournalField.policy : JournalField.failureReason]
     }
 
     /// `value` with two decimals, as `%.2f` writes it, without `String(format:)` (a few per cent of a run's
@@ -554,10 +574,33 @@ public final class WidgetService {
             return String(format: "%.2f", value)
         }
         let hundredths = Int64(scaled.rounded())
-        let magnitude = hundredths.magnitude
-        let cents = magnitude % 100
-        let sign = hundredths < 0 || (hundredths == 0 && value.sign == .minus) ? "-" : ""
-        return "\(sign)\(magnitude / 100).\(cents < 10 ? "0" : "")\(cents)"
+        let negative = hundredths < 0 || (hundredths == 0 && value.sign == .minus)
+        let whole = hundredths.magnitude / 100
+        let cents = UInt8(hundredths.magnitude % 100)
+        var wholeDigits = 1
+        var rest = whole
+        while rest >= 10 {
+            rest /= 10
+            wholeDigits += 1
+        }
+        let count = (negative ? 1 : 0) + wholeDigits + 3
+        // The digits written from the last into the string's own storage (inline, at these lengths): interpolated,
+        // the four parts cost ~1 000 instructions a line.
+        return String(unsafeUninitializedCapacity: count) { text in
+            let zero = UInt8(ascii: "0")
+            text[count - 1] = zero + cents % 10
+            text[count - 2] = zero + cents / 10
+            text[count - 3] = UInt8(ascii: ".")
+            var index = count - 4
+            rest = whole
+            repeat {
+                text[index] = zero + UInt8(rest % 10)
+                rest /= 10
+                index -= 1
+            } while rest > 0
+            if negative { text[0] = UInt8(ascii: "-") }
+            return count
+        }
     }
 
     static func describe(_ policy: ReloadPolicy) -> String {
