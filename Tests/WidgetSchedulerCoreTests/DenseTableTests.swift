@@ -19,6 +19,19 @@ struct DenseTableTests {
         #expect(table["c"] == 3)
     }
 
+    @Test func aValueIsReadAndChangedThroughItsPositionUntilAKeyIsRemoved() throws {
+        var table = Self.table(["a", "b", "c"])
+        let position = try #require(table.position(forKey: "b"))
+        #expect(table[position: position] == 1)
+        table[position: position] += 10
+        #expect(table["b"] == 11)
+        table.removeValue(forKey: "a")
+        // Removal moves the last value into the gap: positions are looked up again after it.
+        let moved = try #require(table.position(forKey: "c"))
+        table[position: moved] = 30
+        #expect(table["c"] == 30 && table["b"] == 11 && table.count == 2)
+    }
+
     @Test("removing any key keeps every other key's value", arguments: ["a", "b", "c", "d", "missing"])
     func removal(_ removed: String) {
         var table = Self.table(["a", "b", "c", "d"])

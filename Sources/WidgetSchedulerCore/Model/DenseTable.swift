@@ -53,6 +53,14 @@ public struct DenseTable<Value> {
         positions[key]
     }
 
+    /// The value at `position` of `values`, read and changed where it is: no hashing of the key, and a field read or
+    /// written without copying the rest of the value.
+    @inlinable public subscript(position position: Int) -> Value {
+        // Yielding accessors: a getter and setter would copy the whole value out and back for each field.
+        _read { yield storedValues[position] }
+        _modify { yield &storedValues[position] }
+    }
+
     /// Calls `body` with the value at `position` of `values` in place: no hashing of the key.
     @inlinable
     public mutating func modify<Result>(at position: Int, _ body: (inout Value) throws -> Result) rethrows -> Result {

@@ -128,7 +128,7 @@ public struct Scheduler: Sendable {
             break
         case .settingsChanged(let newSettings):
             settings = newSettings
-            for id in widgets.keys { reschedule(id, at: now) }
+            for (position, id) in widgets.keys.enumerated() { reschedule(id, at: position, at: now) }
         }
         for id in deadlines.popDue(through: now.monotonic + Self.tolerance) {
             evaluate(id, at: now, into: &actions)
@@ -184,7 +184,7 @@ public struct Scheduler: Sendable {
         }
         // A changed plan may change the widget's place in the slot queue (a foreground request goes first).
         slotQueue.remove(id)
-        let started = evaluate(id, at: now, into: &actions)
+        let started = evaluate(id, at: position, at: now, into: &actions)
         let decision: Decision
         if started {
             decision = .ran(at: now.monotonic)
@@ -203,70 +203,88 @@ public struct Scheduler: Sendable {
     private mutating func finish(
         _ id: String, outcome: RunOutcome, at now: Instant, into actions: inout [SchedulerAction]
     ) {
-        guard var schedule = widgets[id], let run = schedule.inFlight else { return }
-        schedule.inFlight = nil
+        guard let position = widgets.position(forKey: id), let run = widgets[position: position].inFlight else {
+            return
+        }
         runningCount -= 1
-        switch outcome {
-        case .success(let timeline):
-            schedule.consecutiveFailures = 0
-            schedule.backoffUntil = nil
-            schedule.quarantined = false
-            let outline = TimelineOutline(timeline)
-            schedule.timeline = outline
-            for case let score? in outline.relevances.map({ $0?.score }) {
-                schedule.maxRelevanceScore = max(schedule.maxRelevanceScore, score)
-            }
-            // An entry of the new timeline that is current already replaces the shown one even when its date and
-            // relevance equal it: its content is new. Otherwise the old entry stays until the new first date.
-            if outline.currentEntryIndex(at: now.wall.addingTimeInterval(Self.tolerance)) != nil {
-                schedule.currentEntry = nil
-            }
-            let runStart = Instant(monotonic: run.startedAt, wall: now.wall(atMonotonic: run.startedAt))
-            if let due = DueTime.after(success: outline, runStart: runStart) {
-                schedule.pending = schedule.pending.merging(PendingRun(reason: .policy, due: due), at: now)
-            }
-        case .failure:
-            schedule.consecutiveFailures += 1
-            let failures = schedule.consecutiveFailures
-            if failures >= settings.quarantineThreshold {
-                schedule.quarantined = true
-                schedule.pending = nil
+        // The schedule is changed where it is, here and below, through its position: copied out and written back by
+        // id, each step cost a copy of it and a hash of the id, a dozen of them a run.
+        widgets.modify(at: position) { schedule in
+            schedule.inFlight = nil
+            switch outcome {
+            case .success(let timeline):
+                schedule.consecutiveFailures = 0
                 schedule.backoffUntil = nil
-                actions.append(.quarantined(widget: id, failures: failures))
-            } else {
-                let until = now.monotonic + Backoff.delay(afterFailures: failures, settings: settings)
-                schedule.backoffUntil = until
-                schedule.pending = schedule.pending.merging(
-                    PendingRun(reason: .retry, due: .monotonic(now.monotonic)), at: now)
-                actions.append(.backedOff(widget: id, failures: failures, until: until))
+                schedule.quarantined = false
+                let outline = TimelineOutline(timeline)
+                schedule.timeline = outline
+                for case let score? in outline.relevances.map({ $0?.score }) {
+                    schedule.maxRelevanceScore = max(schedule.maxRelevanceScore, score)
+                }
+                // An entry of the new timeline that is current already replaces the shown one even when its date
+                // and relevance equal it: its content is new. Otherwise the old entry stays until the new first date.
+                if outline.currentEntryIndex(at: now.wall.addingTimeInterval(Self.tolerance)) != nil {
+                    schedule.currentEntry = nil
+                }
+                let runStart = Instant(monotonic: run.startedAt, wall: now.wall(atMonotonic: run.startedAt))
+                if let due = DueTime.after(success: outline, runStart: runStart) {
+                    schedule.pending = schedule.pending.merging(PendingRun(reason: .policy, due: due), at: now)
+                }
+            case .failure:
+                schedule.consecutiveFailures += 1
+                let failures = schedule.consecutiveFailures
+                if failures >= settings.quarantineThreshold {
+                    schedule.quarantined = true
+                    schedule.pending = nil
+                    schedule.backoffUntil = nil
+                    actions.append(.quarantined(widget: id, failures: failures))
+                } else {
+                    let until = now.monotonic + Backoff.delay(afterFailures: failures, settings: settings)
+                    schedule.backoffUntil = until
+                    schedule.pending = schedule.pending.merging(
+                        PendingRun(reason: .retry, due: .monotonic(now.monotonic)), at: now)
+                    actions.append(.backedOff(widget: id, failures: failures, until: until))
+                }
             }
         }
-        widgets[id] = schedule
         actions.append(.stateChanged(widget: id))
-        evaluate(id, at: now, into: &actions)
+        evaluate(id, at: position, at: now, into: &actions)
     }
 
     // MARK: - Evaluation
 
-    /// Brings one widget up to `now`: announces a changed current entry, starts its pending run when nothing holds
-    /// it back (or queues it for a slot), and re-arms its deadline. Returns whether a run started.
+    /// `evaluate(_:at:at:into:)` for a widget known by its id alone.
     @discardableResult
     private mutating func evaluate(_ id: String, at now: Instant, into actions: inout [SchedulerAction]) -> Bool {
-        guard var schedule = widgets[id] else { return false }
+        guard let position = widgets.position(forKey: id) else { return false }
+        return evaluate(id, at: position, at: now, into: &actions)
+    }
+
+    /// Brings one widget, at `position` in `widgets`, up to `now`: announces a changed current entry, starts its
+    /// pending run when nothing holds it back (or queues it for a slot), and re-arms its deadline. Returns whether a
+    /// run started.
+    @discardableResult
+    private mutating func evaluate(
+        _ id: String, at position: Int, at now: Instant, into actions: inout [SchedulerAction]
+    ) -> Bool {
         var started = false
         let probe = now.wall.addingTimeInterval(Self.tolerance)
-        if let timeline = schedule.timeline, let index = timeline.currentEntryIndex(at: probe),
-           timeline[index] != schedule.currentEntry {
+        let changedEntry = widgets.modify(at: position) { schedule -> TimelineOutline.Entry? in
+            guard let timeline = schedule.timeline, let index = timeline.currentEntryIndex(at: probe),
+                  timeline[index] != schedule.currentEntry else { return nil }
             schedule.currentEntry = timeline[index]
-            widgets[id] = schedule
-            actions.append(.entryChanged(widget: id, entry: timeline[index]))
+            return timeline[index]
+        }
+        if let changedEntry {
+            actions.append(.entryChanged(widget: id, entry: changedEntry))
             actions.append(.stateChanged(widget: id))
         }
-        if let pending = schedule.pending, schedule.inFlight == nil, !slotQueue.contains(id) {
-            let plan = PlannedRun.plan(pending, for: schedule, at: now, settings: settings)
+        if let pending = widgets[position: position].pending, widgets[position: position].inFlight == nil,
+           !slotQueue.contains(id) {
+            let plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
             if plan.at <= now.monotonic + Self.tolerance {
                 if runningCount < settings.maxConcurrentRuns && slotQueue.isEmpty {
-                    start(id, at: now, into: &actions)
+                    start(id, at: position, at: now, into: &actions)
                     started = true
                 } else {
                     slotQueue.insert(id, priority: pending.reason.priority)
@@ -276,19 +294,22 @@ public struct Scheduler: Sendable {
                 actions.append(.budgetExhausted(widget: id, until: plan.at))
             }
         }
-        reschedule(id, at: now)
+        reschedule(id, at: position, at: now)
         return started
     }
 
-    private mutating func start(_ id: String, at now: Instant, into actions: inout [SchedulerAction]) {
-        guard var schedule = widgets[id], let pending = schedule.pending else { return }
-        if pending.reason.isBudgeted && settings.bindsFloorAndBudget(ofKind: schedule.kind) {
-            schedule.budget.spend(at: now.monotonic, settings: settings)
+    private mutating func start(
+        _ id: String, at position: Int, at now: Instant, into actions: inout [SchedulerAction]
+    ) {
+        guard let pending = widgets[position: position].pending else { return }
+        widgets.modify(at: position) { schedule in
+            if pending.reason.isBudgeted && settings.bindsFloorAndBudget(ofKind: schedule.kind) {
+                schedule.budget.spend(at: now.monotonic, settings: settings)
+            }
+            schedule.lastRunStart = now.monotonic
+            schedule.inFlight = WidgetSchedule.RunInFlight(reason: pending.reason, startedAt: now.monotonic)
+            schedule.pending = nil
         }
-        schedule.lastRunStart = now.monotonic
-        schedule.inFlight = WidgetSchedule.RunInFlight(reason: pending.reason, startedAt: now.monotonic)
-        schedule.pending = nil
-        widgets[id] = schedule
         runningCount += 1
         budgetNoticeSent.remove(id)
         actions.append(.startRun(widget: id, reason: pending.reason))
@@ -298,25 +319,33 @@ public struct Scheduler: Sendable {
     /// Starts queued runs while slots are free, exempt reasons first, then in the order they became ready.
     private mutating func fillSlots(at now: Instant, into actions: inout [SchedulerAction]) {
         while runningCount < settings.maxConcurrentRuns, let id = slotQueue.popFirst() {
-            guard let schedule = widgets[id], schedule.inFlight == nil, let pending = schedule.pending else { continue }
-            let plan = PlannedRun.plan(pending, for: schedule, at: now, settings: settings)
+            guard let position = widgets.position(forKey: id), widgets[position: position].inFlight == nil,
+                  let pending = widgets[position: position].pending else { continue }
+            let plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
             if plan.at <= now.monotonic + Self.tolerance {
-                start(id, at: now, into: &actions)
+                start(id, at: position, at: now, into: &actions)
             }
-            reschedule(id, at: now)
+            reschedule(id, at: position, at: now)
         }
     }
 
-    /// The widget's next deadline: its next entry date, or its pending run's start, whichever is first.
+    /// `reschedule(_:at:at:)` for a widget known by its id alone.
     private mutating func reschedule(_ id: String, at now: Instant) {
-        guard let schedule = widgets[id] else { return }
+        guard let position = widgets.position(forKey: id) else { return }
+        reschedule(id, at: position, at: now)
+    }
+
+    /// The next deadline of the widget at `position`: its next entry date, or its pending run's start, whichever is
+    /// first.
+    private mutating func reschedule(_ id: String, at position: Int, at now: Instant) {
         var next: Double?
         let probe = now.wall.addingTimeInterval(Self.tolerance)
-        if let date = schedule.timeline?.nextEntryDate(after: probe) {
+        if let date = widgets[position: position].timeline?.nextEntryDate(after: probe) {
             next = now.monotonic(at: date)
         }
-        if let pending = schedule.pending, schedule.inFlight == nil, !slotQueue.contains(id) {
-            let at = PlannedRun.plan(pending, for: schedule, at: now, settings: settings).at
+        if let pending = widgets[position: position].pending, widgets[position: position].inFlight == nil,
+           !slotQueue.contains(id) {
+            let at = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings).at
             next = min(next ?? at, at)
         }
         deadlines.set(id, to: next)
@@ -327,7 +356,7 @@ public struct Scheduler: Sendable {
         defer { wallOffset = offset }
         guard let previous = wallOffset, abs(offset - previous) > Self.jumpThreshold else { return }
         actions.append(.wallClockJumped(delta: offset - previous))
-        for id in widgets.keys { reschedule(id, at: now) }
+        for (position, id) in widgets.keys.enumerated() { reschedule(id, at: position, at: now) }
     }
 
     private mutating func insert(_ schedule: WidgetSchedule) {
