@@ -15,7 +15,7 @@
 #        (BIN_A defaults to $SCRATCH's release build)
 # env:   SECONDS_RUN=12, SCRATCH as for suite.sh, TOP=0 (with N > 0, also the N functions whose own instructions
 #        a run differ most between A and B), KEEP= (a directory to keep the callgrind profiles in, A.out and B.out,
-#        for `callgrind_annotate --inclusive=yes` and the like)
+#        for `callgrind_annotate --inclusive=yes` and the like, and the daemons' logs, A.log and B.log)
 set -eu
 cd "$(dirname "$0")/.."
 SECONDS_RUN=${SECONDS_RUN:-12}
@@ -107,6 +107,7 @@ measure() {
     if [ -n "${KEEP:-}" ]; then
         mkdir -p "$KEEP"
         cp "$4" "$KEEP/$1.out"
+        cp "$work/$1.log" "$KEEP/$1.log"
     fi
 }
 

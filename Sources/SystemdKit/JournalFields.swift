@@ -50,40 +50,31 @@ public enum JournalFields {
         return String(name.prefix(maximumNameLength))
     }
 
-    /// Whether `key` is its own field name: valid (`isFieldName`) and not one the handler writes itself. Every key of
-    /// every line passes here.
+    /// Whether `key` is its own field name: an upper-case ASCII letter, then upper-case letters, digits and
+    /// underscores, at most `maximumNameLength` bytes, and not one of `reservedNames`. Every key of every line passes
+    /// here.
     private static func isFieldNameAsItIs(_ key: String) -> Bool {
-        // The bytes through a buffer, not the UTF-8 view's iterator (~10 instructions a byte).
-        var bytes = key
-        return bytes.withUTF8(isFieldName) && !isReserved(key)
-    }
-
-    /// Whether `utf8` is a field name as it is: an upper-case ASCII letter, then upper-case letters, digits and
-    /// underscores, at most `maximumNameLength` bytes.
-    private static func isFieldName(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z"),
-              utf8.count <= maximumNameLength else { return false }
-        for byte in utf8 where !(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-            && !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) && byte != UInt8(ascii: "_") {
-            return false
+        // One pass over the bytes through a buffer (the UTF-8 view's iterator cost ~10 instructions a byte), which
+        // also tells whether the name could be reserved, by its length and first letter: only then is it hashed.
+        var key = key
+        let (valid, mayBeReserved) = key.withUTF8 { utf8 -> (Bool, Bool) in
+            guard let first = utf8.first, first &- UInt8(ascii: "A") < 26, utf8.count <= maximumNameLength else {
+                return (false, false)
+            }
+            for byte in utf8 where byte &- UInt8(ascii: "A") >= 26 && byte &- UInt8(ascii: "0") >= 10
+                && byte != UInt8(ascii: "_") {
+                return (false, false)
+            }
+            let lengths = reservedLengths >> UInt64(utf8.count) & 1 != 0
+            return (true, lengths && reservedInitials >> UInt64(first - UInt8(ascii: "A")) & 1 != 0)
         }
-        return true
+        return valid && !(mayBeReserved && reservedNames.contains(key))
     }
 
     /// Bit n is set when a reserved name is n bytes long; bit c - "A" when one starts with the letter c.
     private static let reservedLengths: UInt64 = reservedNames.reduce(0) { $0 | 1 << UInt64($1.utf8.count) }
     private static let reservedInitials: UInt64 = reservedNames.reduce(0) {
         $0 | 1 << UInt64($1.utf8.first! - UInt8(ascii: "A"))
-    }
-
-    /// Whether `name`, a valid field name (an upper-case letter first, at most 64 bytes), is one of `reservedNames`.
-    /// Most names are told apart by their length and first letter, without hashing: every journal line's fields pass
-    /// here.
-    private static func isReserved(_ name: String) -> Bool {
-        let utf8 = name.utf8
-        guard let first = utf8.first, reservedLengths >> UInt64(utf8.count) & 1 != 0,
-              reservedInitials >> UInt64(first - UInt8(ascii: "A")) & 1 != 0 else { return false }
-        return reservedNames.contains(name)
     }
 
     /// The text of a metadata value: strings as they are, everything else in swift-log's own rendering.

@@ -258,7 +258,7 @@ public final class WidgetService {
         // Gathered in a local array: appending to a property of the service checked its exclusive access each time,
         // 10 000 times for a kind's `Reload`.
         var decisions: [RequestDecision] = []
-        var starts: [(String, RunReason)] = []
+        var starts: [(id: String, reason: RunReason)] = []
         for index in actions.indices {
             // A request's decisions change no state here, and are most of a large request's actions (10 000 for a
             // kind's `Reload`): skipped on the tag alone, not copied out.
