@@ -14,12 +14,14 @@
 #
 # usage: [BIN_A=/path/to/widget-scheduler] [BIN_B=/path/to/other] benchmarks/p1-instructions.sh
 #        (BIN_A defaults to $SCRATCH's release build)
-# env:   SECONDS_RUN=12, SCRATCH as for suite.sh, TOP=0 (with N > 0, also the N functions whose own instructions
-#        a run differ most between A and B), KEEP= (a directory to keep the callgrind profiles in, A.out and B.out,
-#        for `callgrind_annotate --inclusive=yes` and the like, and the daemons' logs, A.log and B.log)
+# env:   SECONDS_RUN=12, WARMUP=3 (seconds before counting starts), SCRATCH as for suite.sh, TOP=0 (with N > 0,
+#        also the N functions whose own instructions a run differ most between A and B), KEEP= (a directory to
+#        keep the callgrind profiles in, A.out and B.out, for `callgrind_annotate --inclusive=yes` and the like, and
+#        the daemons' logs, A.log and B.log)
 set -eu
 cd "$(dirname "$0")/.."
 SECONDS_RUN=${SECONDS_RUN:-12}
+WARMUP=${WARMUP:-3}
 TOP=${TOP:-0}
 command -v valgrind > /dev/null || { echo "p1-instructions: needs valgrind" >&2; exit 1; }
 . benchmarks/lib.sh
@@ -76,12 +78,23 @@ profile() {
         "$work/$name.bin" "$@" > "$work/$name.log" 2>&1 &
     daemon_pid=$!
     wait_for_socket "$work/$name.log"
+    # A warm-up, then the counters zeroed: the first runs pay valgrind's translation of each path and the lazy
+    # initializations, fixed costs that would weigh on the figure by how many runs the window holds.
+    sleep "$WARMUP"
+    callgrind_control --zero "$daemon_pid" > /dev/null 2>&1
+    answered_before=$(count_lines 'provider answered' "$work/$name.log")
+    failed_before=$(count_lines 'provider failed' "$work/$name.log")
     sleep "$seconds"
     kill -TERM "$daemon_pid"
     wait "$daemon_pid" || true
     daemon_pid=
-    answered=$(grep -c 'provider answered' "$work/$name.log" || true)
-    echo "$answered $work/$name.out $(grep -c 'provider failed' "$work/$name.log" || true)"
+    answered=$(($(count_lines 'provider answered' "$work/$name.log") - answered_before))
+    echo "$answered $work/$name.out $(($(count_lines 'provider failed' "$work/$name.log") - failed_before))"
+}
+
+# count_lines TEXT FILE: how many lines of FILE hold TEXT.
+count_lines() {
+    grep -c "$1" "$2" || true
 }
 
 # own_costs FILE RUNS: "function<TAB>instructions a run" lines, each function's own (exclusive) count, sorted.
@@ -99,6 +112,11 @@ measure() {
     # No profile: profile() said why. Nothing counted: the toggles no longer name the daemon's functions.
     [ -n "${4:-}" ] || exit 1
     counted=$(total "$4")
+    if [ "$3" -eq 0 ] && [ "$(count_lines 'provider failed' "$work/$1.log")" -gt 0 ]; then
+        echo "p1-instructions: no run of $2 answered: all its widgets were backing off from failed runs" \
+            "(valgrind lacks pidfd_open); run it again" >&2
+        exit 1
+    fi
     if [ "$3" -eq 0 ] || [ -z "$counted" ] || [ "$counted" -eq 0 ]; then
         echo "p1-instructions: nothing counted for $2 ($3 runs); are EventLoop.run and Daemon.flushState renamed?" >&2
         exit 1
@@ -106,8 +124,9 @@ measure() {
     # What fixed costs the window still holds (the first run's lazy initializations) weigh on few runs.
     [ "$3" -ge 300 ] || echo "p1-instructions: only $3 runs for $2; the machine was busy? run it again" >&2
     # valgrind 3.19 does not know pidfd_open, which a run still going after 25 ms needs (ProcessSpec's
-    # streamWatchDelay): under its slowdown a few do (~0.5 %), fail, and their widgets back off for a while. Many
-    # failures mean a window of fewer runs and of failure paths: not P1's work.
+    # streamWatchDelay): under its slowdown a few do (~0.5 % in a steady phase of the VM, many more in a slow one),
+    # fail, and their widgets back off for 30 s and more. Many failures mean a window of fewer runs and of failure
+    # paths: not P1's work.
     [ "$(($5 * 50))" -le "$3" ] ||
         echo "p1-instructions: $5 runs of $2 failed (valgrind lacks pidfd_open); run it again" >&2
     awk -v t="$counted" -v runs="$3" -v l="$1" -v bin="$2" -v failed="$5" \

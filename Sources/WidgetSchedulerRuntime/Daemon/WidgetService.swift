@@ -259,6 +259,14 @@ public final class WidgetService {
         // 10 000 times for a kind's `Reload`.
         var decisions: [RequestDecision] = []
         var starts: [(id: String, reason: RunReason)] = []
+        // A widget's actions come together (a finished run's state, its entry, its state again): its id is noted
+        // for the write once, not hashed into the set for each.
+        var persisted: String?
+        func persistOnce(_ id: String) {
+            guard id != persisted else { return }
+            persist(id)
+            persisted = id
+        }
         for index in actions.indices {
             // A request's decisions change no state here, and are most of a large request's actions (10 000 for a
             // kind's `Reload`): skipped on the tag alone, not copied out.
@@ -266,14 +274,14 @@ public final class WidgetService {
             switch actions[index] {
             case .startRun(let id, let reason):
                 starts.append((id, reason))
-                persist(id)
+                persistOnce(id)
                 widgets.modify(id) { $0.lastRun = .init(startedAt: now.wall, reason: reason, outcome: nil) }
             case .entryChanged(let id, let entry):
                 guard let position = widgets.position(forKey: id) else { break }
                 let content = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
                 widgets.modify(at: position) { $0.currentContent = content }
             case .stateChanged(let id):
-                persist(id)
+                persistOnce(id)
             case .decided, .backedOff, .quarantined, .budgetExhausted, .wallClockJumped:
                 break
             }
@@ -446,14 +454,14 @@ public final class WidgetService {
 
     /// Tells the entry change; `perform` has already set the widget's current content.
     private func announceEntry(_ id: String, _ entry: TimelineOutline.Entry) {
-        guard let widget = widgets[id] else { return }
-        let content = widget.currentContent
+        guard widgets.position(forKey: id) != nil else { return }
         logger.debug("\(id): current entry is now \(RFC3339.string(from: entry.date))", metadata: metadata(id, [
             JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
-        // Parsing the content back is for watchers only: with none, an entry change costs no JSON.
-        guard !watchers.isEmpty else { return }
+        // The widget copied out, and its content parsed back, for watchers only: with none, an entry change costs
+        // a lookup.
+        guard !watchers.isEmpty, let widget = widgets[id] else { return }
         broadcast(.entryChanged(widget: id, kind: widget.kind, date: entry.date,
-                                content: content.flatMap(JSONValue.init(jsonText:)) ?? .null))
+                                content: widget.currentContent.flatMap(JSONValue.init(jsonText:)) ?? .null))
     }
 
     /// Registers a `Watch` client; returns its id for `unwatch`.
