@@ -549,12 +549,10 @@ public final class WidgetService {
         case .success(let timeline):
             fields.set(JournalField.messageID, JournalMessageID.runFinished.metadataValue)
             fields.set(JournalField.policy, .string(timeline.policy.name))
-            // One interpolation, passed as the message itself: joined with `+`, or interpolated into a message, the
-            // text would be copied again.
-            let text = """
-                \(id): \(kind) provider answered \(timeline.entries.count) entries, \
-                policy \(Self.describe(timeline.policy))\(tail)
-                """
+            // Built in one piece and passed as the message itself: interpolated into a message, it would be copied
+            // again.
+            let text = String(concatenating: id, ": ", kind, " provider answered ", String(timeline.entries.count),
+                              " entries, policy ", Self.describe(timeline.policy), tail)
             logger.info(Logger.Message(stringLiteral: text), metadata: fields.metadata)
         case .failure(let failure, let detail):
             fields.set(JournalField.messageID, JournalMessageID.runFailed.metadataValue)
