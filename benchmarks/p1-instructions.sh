@@ -118,7 +118,7 @@ measure() {
         exit 1
     fi
     if [ "$3" -eq 0 ] || [ -z "$counted" ] || [ "$counted" -eq 0 ]; then
-        echo "p1-instructions: nothing counted for $2 ($3 runs); are EventLoop.run and Daemon.flushState renamed?" >&2
+        echo "p1-instructions: nothing counted for $2 ($3 runs); are the window's functions renamed?" >&2
         exit 1
     fi
     # What fixed costs the window still holds (the first run's lazy initializations) weigh on few runs.
