@@ -61,6 +61,11 @@ final class WidgetServiceHarness {
         return try #require(result).get()
     }
 
+    /// A widget of the weather kind, whose manifest requires a location: `location`, in metric units.
+    func addWeatherWidget(in location: String = "Paris") throws -> String {
+        try addWidget(kind: "weather", parameters: ["location": .string(location), "units": .string("metric")])
+    }
+
     /// A timeline whose entries are `offsets` seconds after now.
     func timeline(_ offsets: [Double], policy: ReloadPolicy = .never, content: String = "{\"t\":1}") -> Timeline {
         let start = clock.now().wall

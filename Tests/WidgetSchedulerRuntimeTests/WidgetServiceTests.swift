@@ -10,8 +10,7 @@ import WidgetSchedulerTestKit
 struct WidgetServiceTests {
     @Test func addingAWidgetLaunchesItsInitialTimelineRequest() throws {
         let harness = try WidgetServiceHarness()
-        let id = try harness.addWidget(kind: "weather", parameters: ["location": .string("Paris"),
-                                                                      "units": .string("metric")])
+        let id = try harness.addWeatherWidget()
         let launch = try #require(harness.launcher.launches.last)
         let request = launch.invocation.request
         #expect(id == "w1")
@@ -25,8 +24,7 @@ struct WidgetServiceTests {
     @Test func aQuickRunHasOnlyItsEndOfRunLineWithThePidReasonAndTokensLeft() throws {
         let harness = try WidgetServiceHarness()
         harness.launcher.quickRuns = true
-        let id = try harness.addWidget(kind: "weather", parameters: ["location": .string("Paris"),
-                                                                     "units": .string("metric")])
+        let id = try harness.addWeatherWidget()
         let launch = try #require(harness.launcher.launches.last)
         #expect(harness.journal.entries(messageID: JournalMessageID.runStarted.rawValue).isEmpty)
         launch.succeed(Timeline(entries: [TimelineEntry(date: Date(timeIntervalSince1970: 0))], policy: .never))
@@ -42,12 +40,10 @@ struct WidgetServiceTests {
     @Test func eachRunsEndLineCarriesItsOwnRunsFieldsAndNoneOfTheLineBefore() throws {
         let harness = try WidgetServiceHarness()
         harness.launcher.quickRuns = true
-        let failing = try harness.addWidget(kind: "weather", parameters: ["location": .string("Paris"),
-                                                                          "units": .string("metric")])
+        let failing = try harness.addWeatherWidget()
         let failedLaunch = try #require(harness.launcher.launches.last)
         failedLaunch.fail("exit", detail: "exit status 3")
-        let answering = try harness.addWidget(kind: "weather", parameters: ["location": .string("Oslo"),
-                                                                            "units": .string("metric")])
+        let answering = try harness.addWeatherWidget(in: "Oslo")
         let answeredLaunch = try #require(harness.launcher.launches.last)
         answeredLaunch.succeed(harness.timeline([0], policy: .atEnd))
         let failed = try #require(harness.journal.entries(messageID: JournalMessageID.runFailed.rawValue).first)
@@ -179,8 +175,7 @@ struct WidgetServiceTests {
         let store = InMemoryStateStore()
         let clock = ManualDaemonClock()
         let first = try WidgetServiceHarness(store: store, clock: clock)
-        let id = try first.addWidget(kind: "weather", parameters: ["location": .string("Oslo"),
-                                                                    "units": .string("metric")])
+        let id = try first.addWeatherWidget(in: "Oslo")
         first.launcher.launches[0].succeed(first.timeline([0]))
         first.service.flush()
         clock.clock.advance(to: 400)
@@ -250,8 +245,7 @@ struct WidgetServiceTests {
         _ = try harness.addWidget(kind: "clock")
         #expect(harness.launcher.launches.count == 1)
         #expect(harness.store.recordedRunStarts == 0)
-        let weather: [String: JSONValue] = ["location": .string("Oslo"), "units": .string("metric")]
-        _ = try harness.addWidget(kind: "weather", parameters: weather)
+        _ = try harness.addWeatherWidget(in: "Oslo")
         #expect(harness.launcher.launches.count == 2)
         #expect(harness.store.recordedRunStarts == 1)
     }
@@ -348,8 +342,7 @@ struct WidgetServiceTests {
 
     @Test func aConfigurationChangeIsValidatedAndRunsAtOnce() throws {
         let harness = try WidgetServiceHarness()
-        let id = try harness.addWidget(kind: "weather", parameters: ["location": .string("Oslo"),
-                                                                      "units": .string("metric")])
+        let id = try harness.addWeatherWidget(in: "Oslo")
         harness.launcher.launches[0].succeed(harness.timeline([0]))
         #expect(throws: ControlError.self) {
             try harness.service.configure(id: id, parameters: ["units": .string("kelvin")])
@@ -364,8 +357,7 @@ struct WidgetServiceTests {
 
     @Test func groupDataIsWrittenAsOneFilePerKeyWithItsTimestamp() throws {
         let harness = try WidgetServiceHarness()
-        _ = try harness.addWidget(kind: "weather",
-                                  parameters: ["location": .string("Oslo"), "units": .string("metric")])
+        _ = try harness.addWeatherWidget(in: "Oslo")
         harness.launcher.launches[0].succeed(harness.timeline([0]))
         harness.clock.clock.advance(to: 600)
         let reply = try harness.service.dataSet(group: "weather", key: "location", value: "Paris",

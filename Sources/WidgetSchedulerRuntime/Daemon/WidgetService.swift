@@ -346,7 +346,7 @@ public final class WidgetService {
         for (id, _) in starts {
             // The kind read in place: `widgets[id]?.kind` copied the whole widget out for it.
             guard let position = widgets.position(forKey: id),
-                  scheduler.settings.bindsFloorAndBudget(ofKind: widgets.modify(at: position) { $0.kind }),
+                  scheduler.settings.bindsFloorAndBudget(ofKind: widgets[position: position].kind),
                   let record = scheduleRecord(id, at: now) else { continue }
             bound.append(record)
         }
@@ -454,14 +454,14 @@ public final class WidgetService {
 
     /// Tells the entry change; `perform` has already set the widget's current content.
     private func announceEntry(_ id: String, _ entry: TimelineOutline.Entry) {
-        guard widgets.position(forKey: id) != nil else { return }
+        guard let position = widgets.position(forKey: id) else { return }
         logger.debug("\(id): current entry is now \(RFC3339.string(from: entry.date))", metadata: metadata(id, [
             JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
-        // The widget copied out, and its content parsed back, for watchers only: with none, an entry change costs
-        // a lookup.
-        guard !watchers.isEmpty, let widget = widgets[id] else { return }
-        broadcast(.entryChanged(widget: id, kind: widget.kind, date: entry.date,
-                                content: widget.currentContent.flatMap(JSONValue.init(jsonText:)) ?? .null))
+        // The content parsed back for watchers only: with none, an entry change costs a lookup.
+        guard !watchers.isEmpty else { return }
+        let content = widgets[position: position].currentContent
+        broadcast(.entryChanged(widget: id, kind: widgets[position: position].kind, date: entry.date,
+                                content: content.flatMap(JSONValue.init(jsonText:)) ?? .null))
     }
 
     /// Registers a `Watch` client; returns its id for `unwatch`.
