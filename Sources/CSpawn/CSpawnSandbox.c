@@ -363,6 +363,8 @@ static void count_finished(struct cspawn_sandbox *sandbox) {
 
 static void *sandbox_main(void *argument) {
     struct cspawn_sandbox *sandbox = argument;
+    // Named for `top -H`, perf and /proc/PID/task/*/comm (at most 15 bytes).
+    pthread_setname_np(pthread_self(), "provider-spawn");
     const char *step = NULL;
     int failed = restrict_self(sandbox, &step) != 0;
     int saved = errno;

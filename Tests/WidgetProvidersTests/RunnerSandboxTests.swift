@@ -121,6 +121,15 @@ struct RunnerSandboxTests {
         #expect(existing == "state\n", "the file the provider could not write is intact")
     }
 
+    @Test func theSandboxsSpawningThreadIsNamedForTopAndPerf() throws {
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
+            try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+        }
+        #expect(names.contains("provider-spawn\n"), "thread names: \(names)")
+        withExtendedLifetime(sandbox) {}
+    }
+
     @Test func theSandboxGuardsTruncationWithLandlocksRightWhereItsABIHasOneAndWithAFilterElsewhere() throws {
         let seccomp = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("Seccomp_filters:") } != nil

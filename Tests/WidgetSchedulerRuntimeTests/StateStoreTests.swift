@@ -101,6 +101,22 @@ struct StateStoreTests {
         #expect(try StateStore(directory: directory).integrityCheck() == "ok")
     }
 
+    @Test func theCheckpointThreadIsNamedForTopAndPerf() throws {
+        let store = try StateStore(
+            directory: try StateTestFixtures.makeDirectory(),
+            options: StateStoreOptions(backgroundCheckpointEveryCommits: 10))
+        // The thread names itself as it starts; the deadline only bounds a hang.
+        let deadline = Date().addingTimeInterval(30)
+        var names: [String] = []
+        repeat {
+            names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
+                try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+            }
+        } while !names.contains("wal-checkpoint\n") && Date() < deadline && usleep(10_000) == 0
+        #expect(names.contains("wal-checkpoint\n"), "thread names: \(names)")
+        try store.close()
+    }
+
     @Test func withoutABackgroundCheckpointerThereIsNoStatus() throws {
         let store = try StateStore(directory: try StateTestFixtures.makeDirectory())
         #expect(store.backgroundCheckpointStatus == nil)
