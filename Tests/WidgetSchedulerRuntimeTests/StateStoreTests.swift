@@ -105,14 +105,18 @@ struct StateStoreTests {
         let store = try StateStore(
             directory: try StateTestFixtures.makeDirectory(),
             options: StateStoreOptions(backgroundCheckpointEveryCommits: 10))
-        // The thread names itself as it starts; the deadline only bounds a hang.
-        let deadline = Date().addingTimeInterval(30)
-        var names: [String] = []
-        repeat {
-            names = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
+        func threadNames() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
                 try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
             }
-        } while !names.contains("wal-checkpoint\n") && Date() < deadline && usleep(10_000) == 0
+        }
+        // The thread names itself as it starts; the deadline only bounds a hang.
+        let deadline = Date().addingTimeInterval(30)
+        var names = try threadNames()
+        while !names.contains("wal-checkpoint\n") && Date() < deadline {
+            usleep(10_000)
+            names = try threadNames()
+        }
         #expect(names.contains("wal-checkpoint\n"), "thread names: \(names)")
         try store.close()
     }

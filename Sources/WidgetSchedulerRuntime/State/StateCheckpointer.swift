@@ -55,11 +55,11 @@ final class StateCheckpointer: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The thread's name in `top -H`, perf and /proc/PID/task/*/comm.
+    /// The thread's name in `top -H`, perf and /proc/PID/task/*/comm: at most 15 bytes, all the kernel keeps.
     static let threadName = "wal-checkpoint"
 
     private func run(_ connection: DatabaseQueue) {
-        // Named from the thread itself: a name set before `start()` never reached the kernel, which keeps 15 bytes.
+        // Named from the thread itself: on Linux, Foundation does not pass a name set before `start()` to the kernel.
         Thread.current.name = Self.threadName
         while true {
             condition.lock()
