@@ -60,7 +60,7 @@ for tid in $(echo "$tids" | tr ',' ' '); do
     client=$!
     sleep 0.5
     perf record -q --no-inherit -e cpu-clock -F 10000 --call-graph dwarf,16384 -t "$tid" -o "$work/$name.data" \
-        -- sleep "$SECONDS_RUN" 2> /dev/null
+        -- sleep "$SECONDS_RUN"
     wait "$client"
     perf script -i "$work/$name.data" --no-demangle 2> /dev/null > "$work/$name.txt"
     echo "$name: where its samples are, each charged to the innermost part of a run its stack holds"

@@ -91,7 +91,7 @@ struct StateStoreTests {
             try store.apply(batch)
             usleep(300)  // the daemon's commits are a loop turn apart
             let size = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
-            largest = max(largest, size ?? 0)
+            largest = max(largest, size)
         }
         // Without restarts the file reached 35-45 MB here; with them it stays near 64 pages' worth plus what commits
         // add while a checkpoint waits for its turn.

@@ -11,8 +11,8 @@ extension String {
             var offset = 0
             for var part in parts {
                 part.withUTF8 { utf8 in
-                    UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: utf8)
-                    offset += utf8.count
+                    // The index after the last byte copied, in the rebased buffer: the part's length.
+                    offset += UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(fromContentsOf: utf8)
                 }
             }
             return offset
