@@ -85,6 +85,44 @@ struct StateHistoryTests {
         #expect(try store.meta("turn") == "1")
     }
 
+    @Test func aBatchOfManyLinesIsWrittenInItsOrderWithAnUnknownWidgetsLinesDropped() throws {
+        // 150 lines, more than one insert takes, interleaved over two widgets and one the store does not hold.
+        let store = try makeStore(StateStoreOptions(historyLimitPerWidget: 1000))
+        var batch = StateBatch()
+        for index in 0..<150 {
+            let widget = ["a", "ghost", "b"][index % 3]
+            batch.appendHistory(StateTestFixtures.history(widget, at: Double(index), outcome: "line \(index)"))
+        }
+        try store.apply(batch)
+        #expect(try store.history(widgetID: "a").map(\.outcome) == stride(from: 0, to: 150, by: 3).map { "line \($0)" })
+        #expect(try store.history(widgetID: "b").map(\.outcome) == stride(from: 2, to: 150, by: 3).map { "line \($0)" })
+        #expect(try store.history(widgetID: "ghost").isEmpty)
+        // Across the widgets too, the ids follow the batch: ordered by id, the lines are in date order.
+        let lines = try store.history(widgetID: "a") + store.history(widgetID: "b")
+        #expect(lines.sorted { $0.id! < $1.id! }.map(\.at) == lines.map(\.at).sorted())
+    }
+
+    @Test(arguments: [(1, 1), (2, 2), (3, 2), (36, 32), (63, 32), (64, 64), (65, 64), (1000, 64)])
+    func eachInsertTakesTheLargestPowerOfTwoUpToSixtyFourLines(remaining: Int, rows: Int) {
+        #expect(StateStore.historyInsertRows(forRemaining: remaining) == rows)
+    }
+
+    @Test func theInsertsOfAnyNumberOfLinesAddUpToItWithSevenStatements() {
+        for count in 1...300 {
+            var remaining = count
+            var sizes: Set<Int> = []
+            while remaining > 0 {
+                let rows = StateStore.historyInsertRows(forRemaining: remaining)
+                sizes.insert(rows)
+                remaining -= rows
+            }
+            #expect(remaining == 0)
+            #expect(sizes.isSubset(of: [1, 2, 4, 8, 16, 32, 64]))
+        }
+        #expect(StateStore.historyInsertSQL.count == 7)
+        #expect(StateStore.historyInsertSQL[6].components(separatedBy: "?").count - 1 == 64 * 8)
+    }
+
     @Test func historyOfAWidgetAddedInTheSameBatchIsKept() throws {
         let store = try makeStore(StateStoreOptions(), widgets: [])
         var batch = StateBatch()
@@ -92,6 +130,19 @@ struct StateHistoryTests {
         batch.appendHistory(StateTestFixtures.history("new"))
         try store.apply(batch)
         #expect(try store.history(widgetID: "new").count == 1)
+    }
+
+    @Test func theInsertLooksEachLinesWidgetUpByItsKey() throws {
+        let store = try makeStore(StateStoreOptions())
+        let plan = try store.databaseQueue.read { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN " + StateStore.historyInsertSQL[2],
+                arguments: StatementArguments(Array(repeating: "a", count: 4 * StateStore.historyInsertColumns))
+            ).map { $0["detail"] as String }
+        }
+        // The VALUES list is scanned, as it must be; the widget table never is.
+        #expect(plan.contains { $0.contains("widget USING") }, "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN widget") }, "\(plan)")
     }
 
     @Test func pruningUsesTheWidgetAndAgeIndexesInsteadOfScanning() throws {

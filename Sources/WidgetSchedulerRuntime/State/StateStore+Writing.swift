@@ -147,20 +147,31 @@ extension StateStore {
 
     private func appendHistory(_ records: [HistoryRecord], _ db: Database) throws {
         guard !records.isEmpty else { return }
-        let insert = try db.cachedStatement(
-            sql: """
-                INSERT INTO history (widgetID, at, monotonic, event, reason, outcome, because, detail)
-                SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM widget WHERE id = ?1)
-                """)
+        // Several lines a statement: one statement a line cost each line its own step, halt and AUTOINCREMENT
+        // bookkeeping, more than the line's own inserts (~50 000 instructions a P1 run, docs/benchmarks.md).
+        var start = 0
+        while start < records.count {
+            let rows = Self.historyInsertRows(forRemaining: records.count - start)
+            let insert = try db.cachedStatement(sql: Self.historyInsertSQL[rows.trailingZeroBitCount])
+            var values: [(any DatabaseValueConvertible)?] = []
+            values.reserveCapacity(rows * Self.historyInsertColumns)
+            for record in records[start..<start + rows] {
+                values.append(record.widgetID)
+                values.append(record.at.timeIntervalSinceReferenceDate)
+                values.append(record.monotonic)
+                values.append(record.event.rawValue)
+                values.append(record.reason)
+                values.append(record.outcome)
+                values.append(record.because)
+                values.append(record.detail)
+            }
+            try insert.execute(arguments: StatementArguments(values))
+            start += rows
+        }
         var newest = -Double.infinity
         var widgetIDs: Set<String> = []
         for record in records {
-            let at = record.at.timeIntervalSinceReferenceDate
-            try insert.execute(arguments: [
-                record.widgetID, at, record.monotonic, record.event.rawValue, record.reason, record.outcome,
-                record.because, record.detail,
-            ])
-            newest = max(newest, at)
+            newest = max(newest, record.at.timeIntervalSinceReferenceDate)
             widgetIDs.insert(record.widgetID)
         }
         let trim = try db.cachedStatement(sql: Self.historyTrimSQL)
@@ -169,6 +180,32 @@ extension StateStore {
         }
         let expire = try db.cachedStatement(sql: Self.historyExpireSQL)
         try expire.execute(arguments: [newest - options.historyMaxAge, options.historyAgePruneChunk])
+    }
+
+    /// The columns of a history line an insert writes.
+    static let historyInsertColumns = 8
+
+    /// How many lines the next insert takes: the largest power of two up to 64 that is not more than `remaining`,
+    /// so that seven statements, each prepared once, insert any number of lines.
+    static func historyInsertRows(forRemaining remaining: Int) -> Int {
+        precondition(remaining > 0, "no history line left to insert")
+        var rows = 64
+        while rows > remaining { rows /= 2 }
+        return rows
+    }
+
+    /// Inserts of 1, 2, 4 … 64 history lines (at index log2 of the count), each in the order given, dropping the
+    /// lines of a widget the store does not hold (removed since). The rows of a `VALUES` list come in the order
+    /// listed and nothing here reorders them, so the ids, which order a widget's lines, follow the batch
+    /// (`StateHistoryTests` pins it).
+    static let historyInsertSQL: [String] = (0...6).map { power in
+        let row = "(" + Array(repeating: "?", count: historyInsertColumns).joined(separator: ", ") + ")"
+        return """
+            INSERT INTO history (widgetID, at, monotonic, event, reason, outcome, because, detail)
+            SELECT column1, column2, column3, column4, column5, column6, column7, column8
+            FROM (VALUES \(Array(repeating: row, count: 1 << power).joined(separator: ", ")))
+            WHERE EXISTS (SELECT 1 FROM widget WHERE id = column1)
+            """
     }
 
     private func writeGroupData(_ changes: [StateBatch.GroupDataKey: GroupDataRecord?], _ db: Database) throws {
