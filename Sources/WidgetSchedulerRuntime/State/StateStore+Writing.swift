@@ -153,19 +153,16 @@ extension StateStore {
         while start < records.count {
             let rows = Self.historyInsertRows(forRemaining: records.count - start)
             let insert = try db.cachedStatement(sql: Self.historyInsertSQL[rows.trailingZeroBitCount])
-            var values: [(any DatabaseValueConvertible)?] = []
-            values.reserveCapacity(rows * Self.historyInsertColumns)
+            // A literal a line, appended: GRDB converts a literal's values in code specialized for them, at about
+            // half the cost of its generic initializer over one array of all of them.
+            var arguments = StatementArguments()
             for record in records[start..<start + rows] {
-                values.append(record.widgetID)
-                values.append(record.at.timeIntervalSinceReferenceDate)
-                values.append(record.monotonic)
-                values.append(record.event.rawValue)
-                values.append(record.reason)
-                values.append(record.outcome)
-                values.append(record.because)
-                values.append(record.detail)
+                arguments += [
+                    record.widgetID, record.at.timeIntervalSinceReferenceDate, record.monotonic, record.event.rawValue,
+                    record.reason, record.outcome, record.because, record.detail,
+                ]
             }
-            try insert.execute(arguments: StatementArguments(values))
+            try insert.execute(arguments: arguments)
             start += rows
         }
         var newest = -Double.infinity
