@@ -63,6 +63,10 @@ struct JSONObjectEncodableTests {
                 widget: "w5", decision: .deferred, at: now.addingTimeInterval(300), because: .floor)),
             WatchEvent(event: .decision, widget: "", kind: "", date: now, content: content, reason: "r",
                        outcome: "o", detail: "d", decision: .coalesced, at: now, because: "budget"),
+            // Each optional key before `date` first in its turn, so each is written with and without a comma.
+            WatchEvent(event: .decision, widget: "w6", kind: "k", date: now, because: "floor"),
+            WatchEvent(event: .entryChanged, widget: "w7", kind: "k", date: now, content: content, because: "b"),
+            WatchEvent(event: .decision, widget: "w8", kind: "k", date: now, content: content, at: now),
         ]
         for event in events {
             let fast = String(decoding: event.encodedJSONObject(), as: UTF8.self)

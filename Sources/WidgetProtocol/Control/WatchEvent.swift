@@ -53,29 +53,49 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     /// The event as `VarlinkCoding` writes it (keys sorted, absent members left out), without `JSONEncoder`: every
     /// run and every entry change is published, and encoding them was a few per cent of the daemon's time per run.
     public func encodeJSONObject(into output: inout JSONBytesWriter) {
+        // Each key is written with its punctuation in one piece: `date`, `event`, `kind` and `widget` are always
+        // there, so only the keys before `date` need to know whether one came before them. Four pieces a key made
+        // 20 appends an event besides the values' own; now 6 (~27 % of an event's encoding, under callgrind).
         output.raw("{")
-        var first = true
-        func key(_ name: StaticString, _ output: inout JSONBytesWriter) {
-            if !first { output.raw(",") }
-            first = false
-            output.raw("\"")
-            output.raw(name)
-            output.raw("\":")
+        var follows = false
+        if let at {
+            output.raw("\"at\":")
+            output.date(at)
+            follows = true
         }
-        if let at { key("at", &output); output.date(at) }
-        if let because { key("because", &output); output.string(because) }
-        if let content { key("content", &output); output.value(content) }
-        key("date", &output)
+        if let because {
+            output.raw(follows ? ",\"because\":" : "\"because\":")
+            output.string(because)
+            follows = true
+        }
+        if let content {
+            output.raw(follows ? ",\"content\":" : "\"content\":")
+            output.value(content)
+            follows = true
+        }
+        output.raw(follows ? ",\"date\":" : "\"date\":")
         output.date(date)
-        if let decision { key("decision", &output); output.string(decision.rawValue) }
-        if let detail { key("detail", &output); output.string(detail) }
-        key("event", &output)
+        if let decision {
+            output.raw(",\"decision\":")
+            output.string(decision.rawValue)
+        }
+        if let detail {
+            output.raw(",\"detail\":")
+            output.string(detail)
+        }
+        output.raw(",\"event\":")
         output.string(event.rawValue)
-        key("kind", &output)
+        output.raw(",\"kind\":")
         output.string(kind)
-        if let outcome { key("outcome", &output); output.string(outcome) }
-        if let reason { key("reason", &output); output.string(reason) }
-        key("widget", &output)
+        if let outcome {
+            output.raw(",\"outcome\":")
+            output.string(outcome)
+        }
+        if let reason {
+            output.raw(",\"reason\":")
+            output.string(reason)
+        }
+        output.raw(",\"widget\":")
         output.string(widget)
         output.raw("}")
     }
