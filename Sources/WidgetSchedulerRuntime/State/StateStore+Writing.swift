@@ -147,8 +147,10 @@ extension StateStore {
 
     private func appendHistory(_ records: [HistoryRecord], _ db: Database) throws {
         guard !records.isEmpty else { return }
-        // Several lines a statement: one statement a line cost each line its own step, halt and AUTOINCREMENT
-        // bookkeeping, more than the line's own inserts (~50 000 instructions a P1 run, docs/benchmarks.md).
+        // Several lines a statement: one statement a line gave each line its own step, halt and AUTOINCREMENT
+        // bookkeeping, ~30 % of the history's instructions in a P1 run (docs/benchmarks.md).
+        var newest = -Double.infinity
+        var widgetIDs: Set<String> = []
         var start = 0
         while start < records.count {
             let rows = Self.historyInsertRows(forRemaining: records.count - start)
@@ -157,19 +159,16 @@ extension StateStore {
             // half the cost of its generic initializer over one array of all of them.
             var arguments = StatementArguments()
             for record in records[start..<start + rows] {
+                let at = record.at.timeIntervalSinceReferenceDate
                 arguments += [
-                    record.widgetID, record.at.timeIntervalSinceReferenceDate, record.monotonic, record.event.rawValue,
-                    record.reason, record.outcome, record.because, record.detail,
+                    record.widgetID, at, record.monotonic, record.event.rawValue, record.reason, record.outcome,
+                    record.because, record.detail,
                 ]
+                newest = max(newest, at)
+                widgetIDs.insert(record.widgetID)
             }
             try insert.execute(arguments: arguments)
             start += rows
-        }
-        var newest = -Double.infinity
-        var widgetIDs: Set<String> = []
-        for record in records {
-            newest = max(newest, record.at.timeIntervalSinceReferenceDate)
-            widgetIDs.insert(record.widgetID)
         }
         let trim = try db.cachedStatement(sql: Self.historyTrimSQL)
         for widgetID in widgetIDs {
