@@ -63,7 +63,9 @@ public final class WidgetService {
     let decoder = JSONDecoder()
     /// The metadata of a run's end line, kept between lines, by `logRun`'s shape: succeeded or failed, with or
     /// without an exit status.
-    private var runLineTemplates = [MetadataTemplate?](repeating: nil, count: 4)
+    private var runLineTemplates = [MetadataTemplate?](repeating: nil, count: 6)
+    /// Plain successful runs' lines, folded while a widget runs again before the next state write.
+    private var runLines = RunLineFolder<RunLine>()
     /// Counts handled events, so the daemon knows when its STATUS= line may have changed.
     public private(set) var revision = 0
 
@@ -166,6 +168,7 @@ public final class WidgetService {
     /// Writes the changes since the last write in one transaction, with the clock stamp used to restore after a
     /// restart.
     public func flush() {
+        writeFoldedRunLines()
         guard hasUnwrittenChanges else { return }
         let now = clock.now()
         for id in unwrittenSchedules {
@@ -394,6 +397,7 @@ public final class WidgetService {
     }
 
     private func logStart(_ run: LaunchedRun, pid: Int32) {
+        writeFoldedRunLine(of: run.id)
         let now = clock.now()
         let developer = !scheduler.settings.bindsFloorAndBudget(ofKind: run.kind) && run.reason.isBudgeted
         let note = developer ? "; developer mode: budget and floor lifted" : ""
@@ -526,33 +530,83 @@ public final class WidgetService {
         }
     }
 
+    /// A run's end line: what `writeRunLine` needs, kept by `runLines` while it is folded.
+    private struct RunLine {
+        var id: String
+        var kind: String
+        var reason: RunReason
+        var outcome: RunOutcome
+        var stats: ProviderRunStats
+        var tokens: Double
+    }
+
+    /// Writes a run's end line, or folds it (`RunLineFolder`) when it is a plain success (no stderr) and the widget
+    /// had a line since the last state write. Any other line of the widget first writes the one kept.
     private func logRun(_ id: String, kind: String, reason: RunReason, outcome: RunOutcome,
                         result: ProviderRunResult, stats: ProviderRunStats, at now: Instant) {
-        let stderr = result.stderrTail.isEmpty ? "" : result.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = RunLine(id: id, kind: kind, reason: reason, outcome: outcome, stats: stats,
+                           tokens: scheduler.tokens(of: id, at: now) ?? 0)
+        if case .success = outcome, result.stderrTail.isEmpty {
+            if runLines.writesNow(id, line) { writeRunLine(line, stderrTail: "", earlierRuns: 0) }
+            return
+        }
+        writeFoldedRunLine(of: id)
+        writeRunLine(line, stderrTail: result.stderrTail, earlierRuns: 0)
+    }
+
+    /// Writes the widget's folded run line, if one is kept, before another of its lines.
+    private func writeFoldedRunLine(of id: String) {
+        guard let folded = runLines.take(id) else { return }
+        writeRunLine(folded.line, stderrTail: "", earlierRuns: folded.earlierRuns)
+    }
+
+    /// Writes every folded run line: at each state write, so a run's line is at most one write late.
+    private func writeFoldedRunLines() {
+        for (_, folded) in runLines.takeAll() {
+            writeRunLine(folded.line, stderrTail: "", earlierRuns: folded.earlierRuns)
+        }
+    }
+
+    /// A run's "run finished" or "run failed" line; `earlierRuns` is how many of the widget's plain successful runs
+    /// before it were folded into it (`RUNS_FOLDED`).
+    private func writeRunLine(_ line: RunLine, stderrTail: String, earlierRuns: Int) {
+        let stderr = stderrTail.isEmpty ? "" : stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
+        let (id, kind, stats) = (line.id, line.kind, line.stats)
         // The widget's fields set here, as in `logStart`, into the kept template of this line's keys (taken out
         // while it is filled, so that the writes find its storage unshared).
         let succeeded: Bool
-        if case .success = outcome { succeeded = true } else { succeeded = false }
-        let shape = (succeeded ? 0 : 2) + (stats.exitStatus == nil ? 0 : 1)
+        if case .success = line.outcome { succeeded = true } else { succeeded = false }
+        let folded = succeeded && earlierRuns > 0
+        let shape = folded ? 4 + (stats.exitStatus == nil ? 0 : 1)
+            : (succeeded ? 0 : 2) + (stats.exitStatus == nil ? 0 : 1)
         var fields = runLineTemplates[shape].take()
-            ?? MetadataTemplate(keys: Self.runLineKeys(succeeded: succeeded, withExitStatus: stats.exitStatus != nil))
+            ?? MetadataTemplate(keys: Self.runLineKeys(succeeded: succeeded, withExitStatus: stats.exitStatus != nil,
+                                                       folded: folded))
         defer { runLineTemplates[shape] = fields }
-        fields.set(JournalField.reloadReason, .string(reason.rawValue))
+        fields.set(JournalField.reloadReason, .string(line.reason.rawValue))
         fields.set(JournalField.providerPID, .string(String(stats.pid)))
         fields.set(JournalField.durationUsec, .string(String(Int(stats.duration * 1_000_000))))
-        fields.set(JournalField.tokens, .string(Self.twoDecimals(scheduler.tokens(of: id, at: now) ?? 0)))
+        fields.set(JournalField.tokens, .string(Self.twoDecimals(line.tokens)))
         fields.set(JournalField.widgetID, .string(id))
         fields.set(JournalField.widgetKind, .string(kind))
         if let status = stats.exitStatus { fields.set(JournalField.exitStatus, .string(status)) }
-        switch outcome {
+        switch line.outcome {
         case .success(let timeline):
             fields.set(JournalField.messageID, JournalMessageID.runFinished.metadataValue)
             fields.set(JournalField.policy, .string(timeline.policy.name))
+            let foldedText: String
+            if folded {
+                fields.set(JournalField.runsFolded, .string(String(earlierRuns)))
+                foldedText = String(concatenating: "; ", String(earlierRuns), " earlier successful ",
+                                    earlierRuns == 1 ? "run" : "runs", " folded into this line")
+            } else {
+                foldedText = ""
+            }
             // Built in one piece and passed as the message itself: interpolated into a message, it would be copied
             // again.
             let text = String(concatenating: id, ": ", kind, " provider answered ", String(timeline.entries.count),
-                              " entries, policy ", Self.describe(timeline.policy), tail)
+                              " entries, policy ", Self.describe(timeline.policy), foldedText, tail)
             logger.info(Logger.Message(stringLiteral: text), metadata: fields.metadata)
         case .failure(let failure, let detail):
             fields.set(JournalField.messageID, JournalMessageID.runFailed.metadataValue)
@@ -561,12 +615,14 @@ public final class WidgetService {
         }
     }
 
-    /// The keys of a run's end line: the widget's and the run's, and the outcome's, in the order `logRun` sets them.
-    private static func runLineKeys(succeeded: Bool, withExitStatus: Bool) -> [String] {
+    /// The keys of a run's end line: the widget's and the run's, and the outcome's, in the order `writeRunLine` sets
+    /// them.
+    private static func runLineKeys(succeeded: Bool, withExitStatus: Bool, folded: Bool) -> [String] {
         [JournalField.reloadReason, JournalField.providerPID, JournalField.durationUsec, JournalField.tokens,
          JournalField.widgetID, JournalField.widgetKind]
             + (withExitStatus ? [JournalField.exitStatus] : [])
             + [JournalField.messageID, succeeded ? JournalField.policy : JournalField.failureReason]
+            + (folded ? [JournalField.runsFolded] : [])
     }
 
     /// `value` with two decimals, as `%.2f` writes it, without `String(format:)` (a few per cent of a run's

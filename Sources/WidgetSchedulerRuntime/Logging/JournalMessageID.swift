@@ -74,4 +74,6 @@ public enum JournalField {
     public static let durationUsec = "DURATION_USEC"
     /// How many widgets an entry about several of them covers.
     public static let widgetCount = "WIDGET_COUNT"
+    /// How many of a widget's earlier successful runs, without a line of their own, a run's end line stands for.
+    public static let runsFolded = "RUNS_FOLDED"
 }
