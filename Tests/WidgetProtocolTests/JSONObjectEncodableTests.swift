@@ -75,6 +75,40 @@ struct JSONObjectEncodableTests {
         }
     }
 
+    @Test(arguments: awkwardValues)
+    func anEntryChangeWithDecodedContentTextIsTheSameEventAsWithItsValue(content: JSONValue) throws {
+        let now = Date(timeIntervalSince1970: 1_795_343_827.074)
+        // The text as the daemon holds it: a provider's answer with this content, through the decoder.
+        let answer = #"{"entries":[{"date":"2026-01-05T08:00:00Z","content":"# + content.jsonText()
+            + #"}],"policy":"never"}"#
+        let text = try ProviderAnswerDecoder.timeline(from: Array(answer.utf8)).get().entries[0].content
+        let parsed = WatchEvent.entryChanged(widget: "w1", kind: "weather", date: now,
+                                             content: try #require(JSONValue(jsonText: text)))
+        let byText = WatchEvent.entryChanged(widget: "w1", kind: "weather", date: now, canonicalContent: text)
+        let written = String(decoding: byText.encodedJSONObject(), as: UTF8.self)
+        // On the wire what the parsed value gives, and what `VarlinkCoding` writes, byte for byte.
+        #expect(written == String(decoding: parsed.encodedJSONObject(), as: UTF8.self))
+        #expect(written == String(decoding: try VarlinkCoding.encode(byText), as: UTF8.self))
+        #expect(written.contains("\"content\":\(text),"))
+        // Equal, and hashed alike, to the event holding the value the text parses to.
+        #expect(byText.content == parsed.content)
+        #expect(byText == parsed)
+        #expect(byText.hashValue == parsed.hashValue)
+        let decoded = try VarlinkCoding.decode(WatchEvent.self, from: JSONValue(jsonText: written)?.objectValue)
+        // A null content reads back as no content, whichever way the event held it.
+        #expect(decoded.content ?? .null == byText.content)
+        #expect(decoded.encodedJSONObject() == parsed.encodedJSONObject() || parsed.content == .null)
+    }
+
+    @Test func contentTextIsSentAsItIsNeverParsed() {
+        // Text the decoder would never leave (spaces, unsorted keys) shows which way the content went.
+        let event = WatchEvent.entryChanged(widget: "w1", kind: "k", date: Date(timeIntervalSince1970: 0),
+                                            canonicalContent: #"{"b": 1, "a": [2]}"#)
+        let written = String(decoding: event.encodedJSONObject(), as: UTF8.self)
+        #expect(written.hasPrefix(#"{"content":{"b": 1, "a": [2]},"date":"#))
+        #expect(event.content == .object(["a": .array([.integer(2)]), "b": .integer(1)]))
+    }
+
     @Test(arguments: awkwardValues + [.number(.nan), .array([.number(.infinity)]), .object(["x": .number(-.infinity)])])
     func jsonTextIsWhatJSONEncoderWritesWithSortedKeys(value: JSONValue) {
         let encoder = JSONEncoder()

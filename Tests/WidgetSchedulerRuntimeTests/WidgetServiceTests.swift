@@ -250,6 +250,26 @@ struct WidgetServiceTests {
         #expect(harness.store.recordedRunStarts == 1)
     }
 
+    @Test func anEntryJustDecodedGoesToWatchersAsItIsAndOneReadBackFromTheStoreIsParsedFirst() throws {
+        let harness = try WidgetServiceHarness()
+        var written: [String] = []
+        _ = harness.service.watch(WatchMethod.Parameters()) { event in
+            guard event.event == .entryChanged else { return true }
+            written.append(String(decoding: event.encodedJSONObject(), as: UTF8.self))
+            return true
+        }
+        _ = try harness.addWidget()
+        // Text the decoder never leaves (a space, keys out of order) shows which way the content went.
+        let start = harness.clock.now().monotonic
+        harness.launcher.launches[0].succeed(harness.timeline([0, 100], content: #"{"b": 1, "a": 2}"#))
+        #expect(written.count == 1)
+        #expect(written.last?.contains(#""content":{"b": 1, "a": 2},"#) == true, "\(written)")
+        harness.service.flush()
+        harness.advance(to: start + 101)
+        #expect(written.count == 2)
+        #expect(written.last?.contains(#""content":{"a":2,"b":1},"#) == true, "\(written)")
+    }
+
     @Test func anOlderTimelinesEntryIsShownUntilTheNewFirstDateAcrossARestart() throws {
         let store = InMemoryStateStore()
         let clock = ManualDaemonClock()

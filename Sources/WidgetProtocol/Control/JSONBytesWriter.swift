@@ -33,6 +33,12 @@ public struct JSONBytesWriter: JSONByteSink {
         putRaw(text)
     }
 
+    /// Appends JSON text that is already in `JSONValue.jsonText()`'s form, as it is.
+    public mutating func canonicalJSON(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
     /// Appends `date` as an RFC 3339 JSON string, quotes included (as `VarlinkCoding` encodes dates).
     public mutating func date(_ date: Date) {
         putDate(date)

@@ -16,7 +16,16 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     /// When it happened: the entry's date for `entryChanged`, the run's end, the decision's time.
     public var date: Date
     /// The new current entry's content (`entryChanged`).
-    public var content: JSONValue?
+    public var content: JSONValue? {
+        get {
+            switch contentStorage {
+            case .value(let value): value
+            case .canonicalText(let text): JSONValue(jsonText: text) ?? .null
+            case nil: nil
+            }
+        }
+        set { contentStorage = newValue.map(ContentStorage.value) }
+    }
     /// The run's reason (`runFinished`).
     public var reason: String?
     /// `success` or the failure reason (`runFinished`).
@@ -30,6 +39,20 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     /// Why a deferred run waits (`decision`).
     public var because: String?
 
+    /// The content as given: a value, or text in `JSONValue.jsonText()`'s form, which the daemon's timelines hold
+    /// and `encodeJSONObject` writes as it is. Parsing each entry's content only to write it out again was a few
+    /// per cent of the daemon's work a run (docs/benchmarks.md).
+    private enum ContentStorage: Sendable {
+        case value(JSONValue)
+        case canonicalText(String)
+    }
+
+    private var contentStorage: ContentStorage?
+
+    private enum CodingKeys: String, CodingKey {
+        case event, widget, kind, date, content, reason, outcome, detail, decision, at, because
+    }
+
     public init(
         event: Event, widget: String, kind: String, date: Date, content: JSONValue? = nil, reason: String? = nil,
         outcome: String? = nil, detail: String? = nil, decision: ReloadDecision.Verdict? = nil, at: Date? = nil,
@@ -39,7 +62,7 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
         self.widget = widget
         self.kind = kind
         self.date = date
-        self.content = content
+        self.contentStorage = content.map(ContentStorage.value)
         self.reason = reason
         self.outcome = outcome
         self.detail = detail
@@ -68,9 +91,12 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
             output.string(because)
             follows = true
         }
-        if let content {
+        if let contentStorage {
             output.raw(follows ? ",\"content\":" : "\"content\":")
-            output.value(content)
+            switch contentStorage {
+            case .value(let value): output.value(value)
+            case .canonicalText(let text): output.canonicalJSON(text)
+            }
             follows = true
         }
         output.raw(follows ? ",\"date\":" : "\"date\":")
@@ -103,6 +129,68 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     /// A widget's current entry changed to one dated `date` with `content`.
     public static func entryChanged(widget: String, kind: String, date: Date, content: JSONValue) -> WatchEvent {
         WatchEvent(event: .entryChanged, widget: widget, kind: kind, date: date, content: content)
+    }
+
+    /// `entryChanged` with its content as JSON text in `JSONValue.jsonText()`'s form (compact, keys sorted), as
+    /// `ProviderAnswerDecoder` leaves every entry's content: it is sent as it is, never parsed. Text of any other form
+    /// would be sent as it is too, so anything else goes through `entryChanged(widget:kind:date:content:)`.
+    public static func entryChanged(widget: String, kind: String, date: Date, canonicalContent: String) -> WatchEvent {
+        var event = WatchEvent(event: .entryChanged, widget: widget, kind: kind, date: date)
+        event.contentStorage = .canonicalText(canonicalContent)
+        return event
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            event: try container.decode(Event.self, forKey: .event),
+            widget: try container.decode(String.self, forKey: .widget),
+            kind: try container.decode(String.self, forKey: .kind),
+            date: try container.decode(Date.self, forKey: .date),
+            content: try container.decodeIfPresent(JSONValue.self, forKey: .content),
+            reason: try container.decodeIfPresent(String.self, forKey: .reason),
+            outcome: try container.decodeIfPresent(String.self, forKey: .outcome),
+            detail: try container.decodeIfPresent(String.self, forKey: .detail),
+            decision: try container.decodeIfPresent(ReloadDecision.Verdict.self, forKey: .decision),
+            at: try container.decodeIfPresent(Date.self, forKey: .at),
+            because: try container.decodeIfPresent(String.self, forKey: .because))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(event, forKey: .event)
+        try container.encode(widget, forKey: .widget)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(date, forKey: .date)
+        try container.encodeIfPresent(content, forKey: .content)
+        try container.encodeIfPresent(reason, forKey: .reason)
+        try container.encodeIfPresent(outcome, forKey: .outcome)
+        try container.encodeIfPresent(detail, forKey: .detail)
+        try container.encodeIfPresent(decision, forKey: .decision)
+        try container.encodeIfPresent(at, forKey: .at)
+        try container.encodeIfPresent(because, forKey: .because)
+    }
+
+    /// Equal when every member is, the content compared by value however it is held.
+    public static func == (lhs: WatchEvent, rhs: WatchEvent) -> Bool {
+        lhs.event == rhs.event && lhs.widget == rhs.widget && lhs.kind == rhs.kind && lhs.date == rhs.date
+            && lhs.content == rhs.content && lhs.reason == rhs.reason && lhs.outcome == rhs.outcome
+            && lhs.detail == rhs.detail && lhs.decision == rhs.decision && lhs.at == rhs.at
+            && lhs.because == rhs.because
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(event)
+        hasher.combine(widget)
+        hasher.combine(kind)
+        hasher.combine(date)
+        hasher.combine(content)
+        hasher.combine(reason)
+        hasher.combine(outcome)
+        hasher.combine(detail)
+        hasher.combine(decision)
+        hasher.combine(at)
+        hasher.combine(because)
     }
 
     /// A run for `reason` ended at `date` with `outcome`.

@@ -281,8 +281,12 @@ public final class WidgetService {
                 widgets.modify(id) { $0.lastRun = .init(startedAt: now.wall, reason: reason, outcome: nil) }
             case .entryChanged(let id, let entry):
                 guard let position = widgets.position(forKey: id) else { break }
-                let content = fullTimeline(of: id)?.entries.first { $0.date == entry.date }?.content
-                widgets.modify(at: position) { $0.currentContent = content }
+                let fresh = freshTimelines[id]?.timeline
+                let content = (fresh ?? fullTimeline(of: id))?.entries.first { $0.date == entry.date }?.content
+                widgets.modify(at: position) { widget in
+                    widget.currentContent = content
+                    widget.currentContentIsDecoded = fresh != nil
+                }
             case .stateChanged(let id):
                 persistOnce(id)
             case .decided, .backedOff, .quarantined, .budgetExhausted, .wallClockJumped:
@@ -461,11 +465,18 @@ public final class WidgetService {
         guard let position = widgets.position(forKey: id) else { return }
         logger.debug("\(id): current entry is now \(RFC3339.string(from: entry.date))", metadata: metadata(id, [
             JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
-        // The content parsed back for watchers only: with none, an entry change costs a lookup.
         guard !watchers.isEmpty else { return }
-        let content = widgets[position: position].currentContent
-        broadcast(.entryChanged(widget: id, kind: widgets[position: position].kind, date: entry.date,
-                                content: content.flatMap(JSONValue.init(jsonText:)) ?? .null))
+        let kind = widgets[position: position].kind
+        // Content this process decoded is sent as it is; other content is parsed first, and sent as null if it
+        // does not parse.
+        if widgets[position: position].currentContentIsDecoded,
+           let content = widgets[position: position].currentContent {
+            broadcast(.entryChanged(widget: id, kind: kind, date: entry.date, canonicalContent: content))
+        } else {
+            let content = widgets[position: position].currentContent
+            broadcast(.entryChanged(widget: id, kind: kind, date: entry.date,
+                                    content: content.flatMap(JSONValue.init(jsonText:)) ?? .null))
+        }
     }
 
     /// Registers a `Watch` client; returns its id for `unwatch`.

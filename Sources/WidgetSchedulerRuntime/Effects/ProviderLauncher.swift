@@ -15,7 +15,8 @@ public protocol ProviderRunHandle: AnyObject {
 /// on command.
 public protocol ProviderLauncher: AnyObject {
     /// Starts `invocation`; `completion` is called exactly once, later, on the event loop, with the interpreted
-    /// result and the process's duration in seconds.
+    /// result and the process's duration in seconds. A timeline's entry contents are in `JSONValue.jsonText()`'s
+    /// form, as `ProviderAnswerDecoder` leaves them: watchers get them as they are.
     func launch(
         _ invocation: ProviderInvocation, completion: @escaping (ProviderRunResult, ProviderRunStats) -> Void
     ) -> ProviderRunHandle
