@@ -12,8 +12,10 @@ struct RunLineFolderTests {
     }
 
     enum Step: CustomStringConvertible {
-        /// Run `run` of widget `id` ends; its line is written now or not.
-        case run(String, Int, writesNow: Bool)
+        /// Run `run` of widget `id` ends with no stderr output; its line is written now (after a kept one) or not.
+        case run(String, Int, writesNow: Bool, after: Kept? = nil)
+        /// The same, the run saying `likeness` (its stderr output).
+        case saying(String, String, Int, writesNow: Bool, after: Kept? = nil)
         /// Another line of widget `id` is about to be written: what is taken first.
         case take(String, Kept?)
         /// The state is written: what is taken.
@@ -21,7 +23,11 @@ struct RunLineFolderTests {
 
         var description: String {
             switch self {
-            case .run(let id, let run, let writesNow): "\(id) run \(run) \(writesNow ? "written" : "folded")"
+            case .run(let id, let run, let writesNow, let after):
+                "\(id) run \(run) \(writesNow ? "written" : "folded")\(after.map { " after \($0)" } ?? "")"
+            case .saying(let id, let likeness, let run, let writesNow, let after):
+                "\(id) run \(run) saying \(likeness) \(writesNow ? "written" : "folded")"
+                    + (after.map { " after \($0)" } ?? "")
             case .take(let id, let kept): "take \(id) -> \(kept.map(\.description) ?? "nothing")"
             case .write(let kept): "write -> \(kept)"
             }
@@ -56,6 +62,22 @@ struct RunLineFolderTests {
             .run("w2", 2, writesNow: false), .take("w1", Kept(id: "w1", run: 2, earlierRuns: 0)),
             .write([Kept(id: "w2", run: 2, earlierRuns: 0)]),
         ]),
+        ("runs saying the same fold like silent ones", [
+            .saying("w1", "warning", 1, writesNow: true), .saying("w1", "warning", 2, writesNow: false),
+            .saying("w1", "warning", 3, writesNow: false), .write([Kept(id: "w1", run: 3, earlierRuns: 1)]),
+        ]),
+        ("a run saying something new is written at once, after the kept line, and the next like it fold into it", [
+            .run("w1", 1, writesNow: true), .run("w1", 2, writesNow: false), .run("w1", 3, writesNow: false),
+            .saying("w1", "warning", 4, writesNow: true, after: Kept(id: "w1", run: 3, earlierRuns: 1)),
+            .saying("w1", "warning", 5, writesNow: false), .saying("w1", "other", 6, writesNow: true,
+                                                                   after: Kept(id: "w1", run: 5, earlierRuns: 0)),
+            .run("w1", 7, writesNow: true), .write([]),
+        ]),
+        ("after a take, the widget's runs still fold while they are like its last line", [
+            .saying("w1", "warning", 1, writesNow: true), .saying("w1", "warning", 2, writesNow: false),
+            .take("w1", Kept(id: "w1", run: 2, earlierRuns: 0)), .saying("w1", "warning", 3, writesNow: false),
+            .run("w1", 4, writesNow: true, after: Kept(id: "w1", run: 3, earlierRuns: 0)),
+        ]),
     ]
 
     @Test(arguments: cases)
@@ -63,8 +85,12 @@ struct RunLineFolderTests {
         var folder = RunLineFolder<Int>()
         for (index, step) in steps.enumerated() {
             switch step {
-            case .run(let id, let run, let writesNow):
-                #expect(folder.writesNow(id, run) == writesNow, "\(name): step \(index), \(step)")
+            case .run(let id, let run, let writesNow, let after):
+                check(folder.fold(id, run, likeness: ""), id: id, writesNow: writesNow, after: after,
+                      "\(name): step \(index), \(step)")
+            case .saying(let id, let likeness, let run, let writesNow, let after):
+                check(folder.fold(id, run, likeness: likeness), id: id, writesNow: writesNow, after: after,
+                      "\(name): step \(index), \(step)")
             case .take(let id, let expected):
                 let taken = folder.take(id).map { Kept(id: id, run: $0.line, earlierRuns: $0.earlierRuns) }
                 #expect(taken == expected, "\(name): step \(index), \(step)")
@@ -77,9 +103,23 @@ struct RunLineFolderTests {
         }
     }
 
+    private func check(_ verdict: RunLineFolder<Int>.Verdict, id: String, writesNow: Bool, after: Kept?,
+                       _ comment: Comment) {
+        switch verdict {
+        case .folded:
+            #expect(!writesNow, comment)
+        case .writeNow(let kept):
+            #expect(writesNow, comment)
+            #expect(kept.map { Kept(id: id, run: $0.line, earlierRuns: $0.earlierRuns) } == after, comment)
+        }
+    }
+
     @Test func aThousandRunsBetweenTwoWritesMakeTwoLines() {
         var folder = RunLineFolder<Int>()
-        let written = (1...1000).filter { folder.writesNow("w1", $0) }
+        let written = (1...1000).filter {
+            if case .writeNow = folder.fold("w1", $0, likeness: "") { return true }
+            return false
+        }
         let kept = folder.takeAll()
         #expect(written == [1])
         #expect(kept.count == 1)

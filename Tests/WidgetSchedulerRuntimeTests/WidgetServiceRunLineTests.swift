@@ -92,15 +92,25 @@ struct WidgetServiceRunLineTests {
         #expect(looping.runLines.count == 3)
     }
 
-    @Test func aSuccessWithStderrIsNeverFolded() throws {
+    @Test func aRunSayingSomethingNewOnStderrIsWrittenAtOnceAndRunsSayingTheSameFoldIntoIt() throws {
         let looping = try Looping()
         try looping.answer()
         try looping.answer()
         try looping.answer(stderr: "warning: stale cache\n")
-        let lines = looping.runLines
+        var lines = looping.runLines
         #expect(lines.count == 3)
         #expect(lines[1].fields[JournalField.runsFolded] == nil)
+        #expect(lines[1].message.hasSuffix("policy atEnd"))
         #expect(lines[2].message.hasSuffix("; stderr: warning: stale cache"))
+        // A provider printing the same warning every run (a deprecation, say) does not flood the journal either.
+        for _ in 1...4 { try looping.answer(stderr: "warning: stale cache\n") }
+        #expect(looping.runLines.count == 3)
+        looping.harness.service.flush()
+        lines = looping.runLines
+        #expect(lines.count == 4)
+        #expect(lines[3].fields[JournalField.runsFolded] == "3")
+        #expect(lines[3].message.hasSuffix(
+            "3 earlier successful runs folded into this line; stderr: warning: stale cache"))
     }
 
     @Test func aSlowRunsStartLineComesAfterTheKeptLineOfTheRunsBeforeIt() throws {

@@ -549,39 +549,47 @@ public final class WidgetService {
         var outcome: RunOutcome
         var stats: ProviderRunStats
         var tokens: Double
+        var stderrTail: String
     }
 
-    /// Writes a run's end line, or folds it (`RunLineFolder`) when it is a plain success (no stderr) and the widget
-    /// had a line since the last state write. Any other line of the widget first writes the one kept.
+    /// Writes a run's end line, or folds it (`RunLineFolder`) when it is a success like the widget's previous line
+    /// (the same stderr output, most often none) since the last state write. Any other line of the widget first
+    /// writes the one kept.
     private func logRun(_ id: String, kind: String, reason: RunReason, outcome: RunOutcome,
                         result: ProviderRunResult, stats: ProviderRunStats, at now: Instant) {
         let line = RunLine(id: id, kind: kind, reason: reason, outcome: outcome, stats: stats,
-                           tokens: scheduler.tokens(of: id, at: now) ?? 0)
-        if case .success = outcome, result.stderrTail.isEmpty {
-            if runLines.writesNow(id, line) { writeRunLine(line, stderrTail: "", earlierRuns: 0) }
+                           tokens: scheduler.tokens(of: id, at: now) ?? 0, stderrTail: result.stderrTail)
+        guard case .success = outcome else {
+            writeFoldedRunLine(of: id)
+            writeRunLine(line, earlierRuns: 0)
             return
         }
-        writeFoldedRunLine(of: id)
-        writeRunLine(line, stderrTail: result.stderrTail, earlierRuns: 0)
+        switch runLines.fold(id, line, likeness: result.stderrTail) {
+        case .folded:
+            break
+        case .writeNow(let kept):
+            if let kept { writeRunLine(kept.line, earlierRuns: kept.earlierRuns) }
+            writeRunLine(line, earlierRuns: 0)
+        }
     }
 
     /// Writes the widget's folded run line, if one is kept, before another of its lines.
     private func writeFoldedRunLine(of id: String) {
         guard let folded = runLines.take(id) else { return }
-        writeRunLine(folded.line, stderrTail: "", earlierRuns: folded.earlierRuns)
+        writeRunLine(folded.line, earlierRuns: folded.earlierRuns)
     }
 
     /// Writes every folded run line: at each state write, so a run's line is at most one write late.
     private func writeFoldedRunLines() {
         for (_, folded) in runLines.takeAll() {
-            writeRunLine(folded.line, stderrTail: "", earlierRuns: folded.earlierRuns)
+            writeRunLine(folded.line, earlierRuns: folded.earlierRuns)
         }
     }
 
-    /// A run's "run finished" or "run failed" line; `earlierRuns` is how many of the widget's plain successful runs
-    /// before it were folded into it (`RUNS_FOLDED`).
-    private func writeRunLine(_ line: RunLine, stderrTail: String, earlierRuns: Int) {
-        let stderr = stderrTail.isEmpty ? "" : stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// A run's "run finished" or "run failed" line; `earlierRuns` is how many of the widget's successful runs before
+    /// it, alike, were folded into it (`RUNS_FOLDED`).
+    private func writeRunLine(_ line: RunLine, earlierRuns: Int) {
+        let stderr = line.stderrTail.isEmpty ? "" : line.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
         let (id, kind, stats) = (line.id, line.kind, line.stats)
         // The widget's fields set here, as in `logStart`, into the kept template of this line's keys (taken out
