@@ -52,7 +52,7 @@ let package = Package(
         .target(
             name: "WidgetSchedulerRuntime",
             dependencies: [
-                "WidgetSchedulerCore", "WidgetProtocol", "WidgetProviders", "SystemdKit",
+                "WidgetSchedulerCore", "WidgetProtocol", "WidgetProviders", "SystemdKit", "CSpawn",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),

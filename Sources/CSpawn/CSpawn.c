@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -120,6 +121,8 @@ int cspawn_has_exited(pid_t pid) {
 }
 
 int cspawn_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
+int cspawn_name_current_thread(const char *name) { return pthread_setname_np(pthread_self(), name); }
 
 int cspawn_reap_group_members(pid_t pgid) {
     int reaped = 0;

@@ -72,6 +72,10 @@ int cspawn_has_exited(pid_t pid);
 /// reparented to it rather than to init.
 int cspawn_become_subreaper(void);
 
+/// Names the calling thread for `top -H`, perf and /proc/PID/task/*/comm (at most 15 bytes are kept): what Swift's
+/// Glibc module does not declare (pthread_setname_np) and cannot call (prctl). Returns 0, or an error number.
+int cspawn_name_current_thread(const char *name);
+
 /// Reaps, without blocking, any exited member of process group `pgid` that is a child of the caller.
 /// Returns how many were reaped, or -1 with errno (ECHILD when the caller has no such child).
 int cspawn_reap_group_members(pid_t pgid);
