@@ -94,6 +94,12 @@ start_widget_scheduler() {
     export WIDGET_SCHEDULER_SOCKET=/run/widget-scheduler/control.socket
 }
 
+# reload_until_served KIND: has the service re-read its manifests (systemctl reload) and waits until it serves KIND.
+reload_until_served() {
+    systemctl reload widget-scheduler.service
+    wait_until 10 "the $1 kind to be served" sh -c "widgetctl kinds --json | grep -q '\"$1\"'"
+}
+
 # json_get EXPRESSION: evaluates a Python expression over the JSON document on stdin, bound to `d`; prints the result
 # (strings bare, everything else as JSON).
 json_get() {

@@ -61,10 +61,10 @@ public final class WidgetService {
     var followUps: [SchedulerEvent] = []
     var isHandling = false
     let decoder = JSONDecoder()
-    /// The metadata of a run's end line, kept between lines, by `logRun`'s shape: succeeded or failed, with or
-    /// without an exit status.
+    /// The metadata of a run's end line, kept between lines, by `writeRunLine`'s shape: succeeded, failed, or
+    /// succeeded standing for earlier runs too, each with or without an exit status.
     private var runLineTemplates = [MetadataTemplate?](repeating: nil, count: 6)
-    /// Plain successful runs' lines, folded while a widget runs again before the next state write.
+    /// Successful runs' lines, folded while a widget runs again, alike, before the next state write.
     private var runLines = RunLineFolder<RunLine>()
     /// Counts handled events, so the daemon knows when its STATUS= line may have changed.
     public private(set) var revision = 0

@@ -42,8 +42,7 @@ sed -e 's/^kind = "trivial"/kind = "reloadcheck"/' /usr/local/share/widget-sched
     > /etc/widget-scheduler/providers/reloadcheck.toml
 grep -q '^kind = "reloadcheck"' /etc/widget-scheduler/providers/reloadcheck.toml ||
     fail "could not derive a test manifest from trivial.toml"
-systemctl reload widget-scheduler.service
-wait_until 10 "kind reloadcheck after the reload" sh -c 'widgetctl kinds --json | grep -q "\"reloadcheck\""'
+reload_until_served reloadcheck
 expect_eq "$(unit_property widget-scheduler.service MainPID)" "$main_pid" "MainPID across the reload"
 expect_eq "$(journal_field MESSAGE_ID -u widget-scheduler MESSAGE_ID="$(message_id reloaded)" | tail -n 1)" \
     "$(message_id reloaded)" "the reloaded entry"

@@ -26,8 +26,7 @@ exec = "./looper.sh"
 [[widget]]
 kind = "looper"
 MANIFEST
-systemctl reload widget-scheduler.service
-wait_until 10 "the looper kind to be served" sh -c 'widgetctl kinds --json | grep -q looper'
+reload_until_served looper
 
 step "the entries count every run once, fewer entries than runs"
 id=$(widgetctl add --kind looper) || fail "widgetctl add --kind looper"

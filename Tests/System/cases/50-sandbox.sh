@@ -43,8 +43,7 @@ timeout = 10
 [[widget]]
 kind = "intruder"
 MANIFEST
-systemctl reload widget-scheduler.service
-wait_until 10 "the intruder kind to be served" sh -c 'widgetctl kinds --json | grep -q intruder'
+reload_until_served intruder
 
 step "run it under the unit"
 id=$(widgetctl add --kind intruder) || fail "widgetctl add --kind intruder"
