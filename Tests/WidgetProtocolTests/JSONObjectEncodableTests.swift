@@ -166,4 +166,14 @@ struct JSONObjectEncodableTests {
         let expected = dates.map { "\"\(RFC3339.string(from: $0))\"" }.joined()
         #expect(String(decoding: output.bytes, as: UTF8.self) == expected)
     }
+
+    @Test func integersAreWrittenAsStringWritesThemFromTheLeastToTheGreatest() {
+        let values: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_234_567_890, -987_654_321, .max, .min, .max - 1,
+                               .min + 1]
+        for value in values {
+            var output = JSONBytesWriter()
+            output.value(.integer(value))
+            #expect(String(decoding: output.bytes, as: UTF8.self) == String(value))
+        }
+    }
 }

@@ -48,3 +48,14 @@ func rfc3339Formats(_ seconds: Double, _ text: String) {
         #expect(RFC3339.date(from: text)?.timeIntervalSince1970 == date.timeIntervalSince1970, "\(text)")
     }
 }
+
+@Test("the UTF-8 parser decides as the String one does", arguments: [
+    "2026-01-05T08:00:00Z", "2026-01-05t08:00:00z", "2026-01-05T09:30:00+01:30", "2026-01-05T08:00:00.25Z",
+    "2024-02-29T00:00:00Z", "2025-02-29T00:00:00Z", "2026-01-05T08:00:00", "2026-01-05T08:00:00Z ", "",
+    "2026-01-05T08:00:00\u{FF3A}", "２026-01-05T08:00:00Z", "2026-01-05T08:00:00.Z", "2026-01-05X08:00:00Z",
+])
+func utf8ParserAgreesWithStringParser(_ text: String) {
+    let bytes = Array(text.utf8)
+    let parsed = bytes.withUnsafeBufferPointer { RFC3339.date(utf8: $0) }
+    #expect(parsed == RFC3339.date(from: text))
+}

@@ -189,4 +189,31 @@ struct StateBatchTests {
         #expect(!nonEmpty.isEmpty)
         #expect(try store.loadAll().meta.isEmpty)
     }
+
+    @Test func anEmptiedBatchHoldsNothingAndKeepsOnlyAModestHistorysStorage() throws {
+        var batch = StateBatch()
+        batch.upsertWidget(StateTestFixtures.widget("w"))
+        batch.upsertSchedule(StateTestFixtures.schedule("w"))
+        batch.setMeta("turn", "1")
+        for offset in 0..<100 { batch.appendHistory(StateTestFixtures.history("w", at: TimeInterval(offset))) }
+        let historyCapacity = batch.history.capacity
+        batch.removeAll()
+        #expect(batch.isEmpty)
+        #expect(batch.history.capacity == historyCapacity)
+
+        for offset in 0...StateBatch.keptHistoryCapacity {
+            batch.appendHistory(StateTestFixtures.history("w", at: TimeInterval(offset)))
+        }
+        batch.removeAll()
+        #expect(batch.isEmpty)
+        #expect(batch.history.capacity < StateBatch.keptHistoryCapacity)
+
+        // What an emptied batch is given next is written as any batch's.
+        let store = try StateStore(directory: try StateTestFixtures.makeDirectory())
+        batch.upsertWidget(StateTestFixtures.widget("w"))
+        batch.appendHistory(StateTestFixtures.history("w"))
+        try store.apply(batch)
+        #expect(try store.loadAll().widgets.map(\.widget.id) == ["w"])
+        #expect(try store.history(widgetID: "w").count == 1)
+    }
 }

@@ -95,6 +95,8 @@ typedef struct cspawn_job {
     int report_when_done;
     /// Set by the sandbox's thread when the job is on its finished list.
     int done;
+    /// The submitter's own, untouched by the sandbox: what the taker of the finished job hands it to.
+    void *owner;
     struct cspawn_job *next;
 } cspawn_job;
 

@@ -75,12 +75,28 @@ public struct JSONBytesWriter: JSONByteSink {
         bytes.append(contentsOf: text.utf8)
     }
 
+    /// Appends `value`'s decimal digits, as `String(value)` writes them, without making the String: every request
+    /// to a provider carries its protocol version as one.
+    public mutating func integer(_ value: Int64) {
+        if value < 0 { raw("-") }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
     /// Appends any JSON value, object keys sorted as `VarlinkCoding` sorts them.
     public mutating func value(_ value: JSONValue) {
         switch value {
         case .null: raw("null")
         case .bool(let flag): flag ? raw("true") : raw("false")
-        case .integer(let number): bytes.append(contentsOf: String(number).utf8)
+        case .integer(let number): integer(number)
         case .number(let number): self.number(number)
         case .string(let text): string(text)
         case .array(let items):

@@ -76,7 +76,7 @@ struct CanonicalTimelineReader: JSONByteReading {
         repeat {
             guard let key = memberKey() else { return nil }
             if Self.equals(key, "date"), date == nil {
-                guard let text = plainString(), let parsed = RFC3339.date(from: Self.text(text)) else { return nil }
+                guard let text = plainString(), let parsed = RFC3339.date(utf8: text) else { return nil }
                 date = parsed
             } else if Self.equals(key, "content"), content == nil {
                 let start = index
@@ -98,7 +98,7 @@ struct CanonicalTimelineReader: JSONByteReading {
             return nil
         }
         guard consume(UInt8(ascii: "{")), let key = memberKey(), Self.equals(key, "after") else { return nil }
-        guard let text = plainString(), let date = RFC3339.date(from: Self.text(text)) else { return nil }
+        guard let text = plainString(), let date = RFC3339.date(utf8: text) else { return nil }
         skipWhitespace()
         guard consume(UInt8(ascii: "}")) else { return nil }
         return .after(date)

@@ -13,6 +13,8 @@ public enum ManifestLoader {
     /// declared by two files is an error naming both; the file that comes first by name keeps it.
     public static func load(directories: [String]) -> ManifestSet {
         var set = ManifestSet()
+        // Collected apart and set once: the set indexes its manifests' kinds at every change.
+        var manifests: [ProviderManifest] = []
         var pathByFileName: [String: String] = [:]
         for directory in directories {
             var isDirectory: ObjCBool = false
@@ -50,9 +52,10 @@ public enum ManifestLoader {
                     continue
                 }
                 for widget in manifest.widgets { fileByKind[widget.kind] = path }
-                set.manifests.append(manifest)
+                manifests.append(manifest)
             }
         }
+        set.manifests = manifests
         return set
     }
 

@@ -1,18 +1,32 @@
 /// The manifests loaded from a list of directories, with the errors of the files that were rejected.
 public struct ManifestSet: Sendable, Hashable {
     /// The valid manifests, sorted by file name.
-    public var manifests: [ProviderManifest]
+    public var manifests: [ProviderManifest] {
+        didSet { manifestIndexByKind = Self.indexByKind(manifests) }
+    }
     /// One or more errors per rejected file, in file order.
     public var errors: [ManifestError]
+    /// Where in `manifests` each kind's manifest is (the first serving it): every run looks its manifest up, and a
+    /// search through every manifest's kinds would cost a daemon with many kinds for each one.
+    private var manifestIndexByKind: [String: Int]
 
     public init(manifests: [ProviderManifest] = [], errors: [ManifestError] = []) {
         self.manifests = manifests
         self.errors = errors
+        manifestIndexByKind = Self.indexByKind(manifests)
     }
 
     /// The manifest serving `kind`, if any.
     public func manifest(forKind kind: String) -> ProviderManifest? {
-        manifests.first { $0.widget(kind: kind) != nil }
+        manifestIndexByKind[kind].map { manifests[$0] }
+    }
+
+    private static func indexByKind(_ manifests: [ProviderManifest]) -> [String: Int] {
+        var index: [String: Int] = [:]
+        for (position, manifest) in manifests.enumerated() {
+            for widget in manifest.widgets where index[widget.kind] == nil { index[widget.kind] = position }
+        }
+        return index
     }
 
     /// The widget kind named `kind`, if any manifest serves it.

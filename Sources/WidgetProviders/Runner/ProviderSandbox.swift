@@ -89,14 +89,12 @@ public final class ProviderSandbox {
         cspawn_sandbox_request_report(handle, spawn.job)
     }
 
-    /// The jobs whose spawn is done, oldest first.
-    func takeFinished() -> [UnsafeMutablePointer<cspawn_job>] {
-        var jobs: [UnsafeMutablePointer<cspawn_job>] = []
+    /// Calls `body` with each job whose spawn is done, oldest first; `body` may free the job.
+    func takeFinished(_ body: (UnsafeMutablePointer<cspawn_job>) -> Void) {
         var next = cspawn_sandbox_take_finished(handle)
         while let job = next {
-            jobs.append(job)
             next = job.pointee.next
+            body(job)
         }
-        return jobs
     }
 }

@@ -34,7 +34,7 @@ final class QueuedSpawn {
                                       descriptor_limit: descriptorLimit ?? rlimit(), pid: 0, result: 0,
                                       pidfd: -1, pidfd_errno: 0, limit_errno: 0, descriptor_limit_errno: 0,
                                       exit_poller: exitPoller, tag: tag, poller_errno: 0, report_when_done: 0,
-                                      done: 0, next: nil))
+                                      done: 0, owner: nil, next: nil))
     }
 
     deinit {

@@ -34,8 +34,9 @@ final class RunnerSharedState {
     var spawnerPeakBytes: UInt64 = 0
     /// The epoll set watching the live children's exits (their stdout ends, or pidfds), or -1.
     let exitPoller = cspawn_exit_poller_create()
-    /// The runs whose spawn is queued on the sandbox, by job.
-    private var queued: [UnsafeMutablePointer<cspawn_job>: RunningProcess] = [:]
+    /// How many runs have their spawn queued on the sandbox. Each such run is held by its job (`cspawn_job.owner`, a
+    /// retained reference) until the job is taken back: no table to look it up in.
+    private var queuedCount = 0
     /// Runs launched and not yet finished, by tag.
     private var live: [UInt64: RunningProcess] = [:]
     private var lastTag: UInt64 = 0
@@ -139,7 +140,8 @@ final class RunnerSharedState {
 
     /// Queues `spawn` on the sandbox; `process.spawned()` is called on the loop once it is done.
     func queue(_ spawn: QueuedSpawn, on sandbox: ProviderSandbox, for process: RunningProcess) {
-        queued[spawn.job] = process
+        spawn.job.pointee.owner = Unmanaged.passRetained(process).toOpaque()
+        queuedCount += 1
         sandbox.submit(spawn)
     }
 
@@ -153,7 +155,7 @@ final class RunnerSharedState {
     /// that no child starts after its run was ended.
     func settleQueuedSpawns() {
         guard let sandbox else { return }
-        while !queued.isEmpty {
+        while queuedCount > 0 {
             // A spawn the exit poller reports is not counted on the eventfd: look again every millisecond.
             var descriptor = pollfd(fd: sandbox.finishedSpawnsDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, 1)
@@ -163,14 +165,18 @@ final class RunnerSharedState {
 
     /// Hands every finished spawn to its run.
     func deliverFinishedSpawns() {
-        guard !queued.isEmpty else { return }
+        guard queuedCount > 0 else { return }
         takeFinished()
     }
 
     private func takeFinished() {
         guard let sandbox else { return }
-        for job in sandbox.takeFinished() {
-            queued.removeValue(forKey: job)?.spawned()
+        sandbox.takeFinished { job in
+            guard let owner = job.pointee.owner else { return }
+            job.pointee.owner = nil
+            queuedCount -= 1
+            // The run may free the job (its `QueuedSpawn`) here.
+            Unmanaged<RunningProcess>.fromOpaque(owner).takeRetainedValue().spawned()
         }
     }
 
@@ -191,7 +197,7 @@ final class RunnerSharedState {
     }
 
     private func dropIdleWatches() {
-        guard live.isEmpty, queued.isEmpty else { return }
+        guard live.isEmpty, queuedCount == 0 else { return }
         streamWatchTimer?.cancel()
         streamWatchTimer = nil
         streamWatches.removeAll()

@@ -10,11 +10,17 @@ import Foundation
 public enum RFC3339 {
     /// Parses `text`, or returns nil if it is not an RFC 3339 date-time.
     public static func date(from text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        var reader = Reader(bytes: bytes)
+        var text = text
+        return text.withUTF8 { date(utf8: $0) }
+    }
+
+    /// Parses the UTF-8 in `utf8`, or returns nil if it is not an RFC 3339 date-time: for decoders that hold the
+    /// bytes, which need not make a String of them.
+    public static func date(utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        var reader = Reader(bytes: utf8)
         guard let year = reader.digits(4), reader.expect("-"),
               let month = reader.digits(2), reader.expect("-"),
-              let day = reader.digits(2), reader.expect(anyOf: "Tt"),
+              let day = reader.digits(2), reader.expect("T", or: "t"),
               let hour = reader.digits(2), reader.expect(":"),
               let minute = reader.digits(2), reader.expect(":"),
               let second = reader.digits(2)
@@ -34,7 +40,7 @@ public enum RFC3339 {
             guard count > 0 else { return nil }
         }
         var offsetSeconds = 0
-        if reader.expect(anyOf: "Zz") {
+        if reader.expect("Z", or: "z") {
             offsetSeconds = 0
         } else if let sign = reader.sign() {
             guard let offsetHours = reader.digits(2), reader.expect(":"), let offsetMinutes = reader.digits(2),
@@ -167,7 +173,7 @@ public enum RFC3339 {
     }
 
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var position = 0
 
         var atEnd: Bool { position == bytes.count }
@@ -187,10 +193,12 @@ public enum RFC3339 {
             return value
         }
 
-        mutating func expect(_ character: Character) -> Bool { expect(anyOf: String(character)) }
-
-        mutating func expect(anyOf characters: String) -> Bool {
-            guard position < bytes.count, characters.utf8.contains(bytes[position]) else { return false }
+        mutating func expect(_ character: Unicode.Scalar, or alternative: Unicode.Scalar? = nil) -> Bool {
+            guard position < bytes.count else { return false }
+            let byte = bytes[position]
+            guard byte == UInt8(ascii: character) || alternative.map({ byte == UInt8(ascii: $0) }) == true else {
+                return false
+            }
             position += 1
             return true
         }

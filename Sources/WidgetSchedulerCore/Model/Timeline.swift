@@ -7,7 +7,9 @@ public struct Timeline: Sendable, Hashable, Codable {
 
     /// Sorts the entries by date. Callers that need duplicates rejected validate before (see WidgetProtocol).
     public init(entries: [TimelineEntry], policy: ReloadPolicy) {
-        self.entries = entries.sorted { $0.date < $1.date }
+        // Providers nearly always answer in date order: such entries are kept as they are, not copied by a sort.
+        let inOrder = zip(entries, entries.dropFirst()).allSatisfy { $0.date <= $1.date }
+        self.entries = inOrder ? entries : entries.sorted { $0.date < $1.date }
         self.policy = policy
     }
 }

@@ -66,6 +66,9 @@ public final class ControlServer: ControlConnectionDelegate {
     /// Connections with output queued from outside their own dispatch (stream replies, pending calls' replies),
     /// written at the end of the loop iteration: the events of one iteration go out in one send per connection.
     private var queuedService: Set<Int> = []
+    /// The queued connections being serviced, swapped with `queuedService` so neither set is copied or reallocated
+    /// on an iteration (a watcher's events queue its connection on nearly every one).
+    private var servicing: Set<Int> = []
     private var serviceHook: IterationHook?
 
     /// A server that answers calls through `handler` (held weakly, so the daemon may own the server and be the
@@ -290,9 +293,9 @@ public final class ControlServer: ControlConnectionDelegate {
 
     private func serviceQueued() {
         guard !queuedService.isEmpty else { return }
-        let ids = queuedService
-        queuedService.removeAll(keepingCapacity: true)
-        for id in ids { service(id) }
+        swap(&queuedService, &servicing)
+        for id in servicing { service(id) }
+        servicing.removeAll(keepingCapacity: true)
     }
 
     /// Writes what can be written, then closes the connection or updates what the loop waits for.

@@ -183,7 +183,7 @@ public final class WidgetService {
         batch.setMeta("nextWidgetNumber", String(nextWidgetNumber))
         do {
             try store.apply(batch)
-            batch = StateBatch()
+            batch.removeAll()
             unwrittenSchedules.removeAll(keepingCapacity: true)
             freshTimelines.removeAll(keepingCapacity: true)
         } catch {

@@ -34,6 +34,21 @@ public struct StateBatch: Sendable {
 
     public init() {}
 
+    /// Empties the batch, keeping the history's storage for the next one (up to `keptHistoryCapacity` lines): a busy
+    /// daemon fills one batch after another with about as many history lines, which would otherwise grow from
+    /// nothing every time. The tables start afresh, so a burst (100 000 widgets added) leaves no large table behind.
+    public mutating func removeAll() {
+        var emptied = StateBatch()
+        if history.capacity <= Self.keptHistoryCapacity {
+            history.removeAll(keepingCapacity: true)
+            emptied.history = history
+        }
+        self = emptied
+    }
+
+    /// The most history lines whose storage `removeAll()` keeps.
+    static let keptHistoryCapacity = 4096
+
     /// Whether the batch holds no change at all; applying an empty batch costs nothing.
     public var isEmpty: Bool {
         deletedWidgetIDs.isEmpty && widgets.isEmpty && schedules.isEmpty && timelines.isEmpty
