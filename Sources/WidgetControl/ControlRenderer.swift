@@ -163,7 +163,7 @@ public struct ControlRenderer: Sendable {
             if !ledger.runs.isEmpty {
                 let rows = ledger.runs.map {
                     ["  " + time.clock($0.at), time.passed($0.at), $0.reason, $0.budgeted ? "budgeted" : "exempt",
-                     $0.outcome]
+                     $0.outcome + ($0.count.map { " ×\($0)" } ?? "")]
                 }
                 lines += TextTable(headers: ["  RUN", "PASSED", "REASON", "COST", "OUTCOME"], rows: rows)
                     .render(palette: palette)

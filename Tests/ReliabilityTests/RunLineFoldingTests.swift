@@ -46,5 +46,11 @@ struct RunLineFoldingTests {
         #expect(Set(lines.compactMap { $0.fields["PROVIDER_PID"] }).count == lines.count)
         #expect(lines.last?.fields["POLICY"] == "never", "the last run's line comes last")
         #expect(world.logLines.filter { $0.messageID == .runFailed }.isEmpty, "\(world.log.suffix(2000))")
+        // The history lines fold with the journal's: `Budget` lists as many and counts every run.
+        let reply = try world.connect().call(Method.budget, ["id": .string(id)])
+        let ledger = try #require(try VarlinkCoding.decode(BudgetMethod.Reply.self, from: reply).ledgers.first)
+        #expect(ledger.runs.count == lines.count, "\(ledger.runs)")
+        #expect(ledger.runs.reduce(0) { $0 + $1.runCount } == Self.runs)
+        #expect(ledger.budgetedRuns24h + ledger.exemptRuns24h == Self.runs)
     }
 }

@@ -124,6 +124,21 @@ import WidgetProtocol
         ])
     }
 
+    @Test func aBudgetLineStandingForFoldedRunsSaysHowMany() {
+        let lines = renderer.budget([
+            .init(
+                widget: "w2", kind: "clock", tokens: 12, capacity: 12, nextTokenAt: nil, minimumInterval: 300,
+                floorLiftsAt: nil, developerMode: true, budgetedRuns24h: 41, exemptRuns24h: 0,
+                runs: [.init(at: now.addingTimeInterval(-1), reason: "policy", outcome: "success", budgeted: true),
+                       .init(at: now, reason: "policy", outcome: "success", budgeted: true, count: 40)],
+                consecutiveFailures: 0, backoffUntil: nil, quarantined: false),
+        ])
+        #expect(lines.suffix(2) == [
+            "  10:37:06  1s ago  policy  budgeted  success",
+            "  10:37:07  0s ago  policy  budgeted  success ×40",
+        ])
+    }
+
     @Test func watchEventsAreOneLineEach() {
         let entry = WatchEvent.entryChanged(
             widget: "w1", kind: "weather", date: now, content: .object(["t": .integer(3)]))

@@ -102,6 +102,36 @@ struct StateHistoryTests {
         #expect(lines.sorted { $0.id! < $1.id! }.map(\.at) == lines.map(\.at).sorted())
     }
 
+    @Test func aLineKeepsTheNumberOfRunsItStandsFor() throws {
+        let store = try makeStore(StateStoreOptions())
+        var batch = StateBatch()
+        batch.appendHistory(StateTestFixtures.history("a", at: 0))
+        var folded = StateTestFixtures.history("a", at: 1)
+        folded.runs = 37
+        batch.appendHistory(folded)
+        try store.apply(batch)
+        #expect(try store.history(widgetID: "a").map(\.runs) == [1, 37])
+    }
+
+    @Test func linesWrittenBeforeTheRunsColumnStandForOneRunEach() throws {
+        let directory = try StateTestFixtures.makeDirectory()
+        do {
+            // A state file as the daemon left it before the migration that adds the column.
+            let queue = try DatabaseQueue(path: directory.appendingPathComponent("state.sqlite").path)
+            try StateSchema.migrator.migrate(queue, upTo: "v2-timeline-outline")
+            try queue.write { db in
+                try db.execute(sql: "INSERT INTO widget VALUES ('a', 'weather', 'systemSmall', '{}', 0)")
+                try db.execute(sql: """
+                    INSERT INTO history (widgetID, at, monotonic, event, reason, outcome)
+                    VALUES ('a', 10, 1, 'run', 'policy', 'success'), ('a', 20, 2, 'decision', 'request', 'ran')
+                    """)
+            }
+        }
+        let store = try StateStore(directory: directory)
+        #expect(try store.history(widgetID: "a").map(\.runs) == [1, 1])
+        #expect(try store.history(widgetID: "a").map(\.outcome) == ["success", "ran"])
+    }
+
     @Test(arguments: [(1, 1), (2, 2), (3, 2), (36, 32), (63, 32), (64, 64), (65, 64), (1000, 64)])
     func eachInsertTakesTheLargestPowerOfTwoUpToSixtyFourLines(remaining: Int, rows: Int) {
         #expect(StateStore.historyInsertRows(forRemaining: remaining) == rows)
@@ -120,7 +150,7 @@ struct StateHistoryTests {
             #expect(sizes.isSubset(of: [1, 2, 4, 8, 16, 32, 64]))
         }
         #expect(StateStore.historyInsertSQL.count == 7)
-        #expect(StateStore.historyInsertSQL[6].components(separatedBy: "?").count - 1 == 64 * 8)
+        #expect(StateStore.historyInsertSQL[6].components(separatedBy: "?").count - 1 == 64 * 9)
     }
 
     @Test func historyOfAWidgetAddedInTheSameBatchIsKept() throws {

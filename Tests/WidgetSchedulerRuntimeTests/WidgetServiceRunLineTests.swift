@@ -7,7 +7,8 @@ import WidgetSchedulerCore
 import WidgetSchedulerTestKit
 
 /// A widget running again and again before the state is written (a developer-mode kind's provider looping) gets two
-/// run lines a write, not one a run; every run keeps its history line and its `runFinished` event.
+/// run lines a write, not one a run, and as many history lines, which count the runs they stand for; every run keeps
+/// its `runFinished` event.
 struct WidgetServiceRunLineTests {
     /// A harness with the clock kind in developer mode (no floor, no budget), quick runs, and a `Watch` client.
     final class Looping {
@@ -58,10 +59,26 @@ struct WidgetServiceRunLineTests {
         #expect(folded.fields[JournalField.policy] == "atEnd")
         #expect(folded.message == "\(looping.id): clock provider answered 1 entries, policy atEnd; "
                 + "3 earlier successful runs folded into this line")
-        // Nothing else is folded: five history lines, five events.
+        // The history lines fold with the journal's, and count the same runs; every run has its event.
         let history = looping.harness.store.history.filter { $0.widgetID == looping.id && $0.event == .run }
-        #expect(history.count == 5)
+        #expect(history.map(\.runs) == [1, 4])
+        #expect(history.last?.at == looping.harness.clock.now().wall)
         #expect(looping.events.count == 5)
+    }
+
+    @Test func theBudgetLedgerCountsFoldedRunsBeforeAndAfterTheirLineIsWritten() throws {
+        let looping = try Looping()
+        for _ in 1...6 { try looping.answer() }
+        // Six runs answered (the first with its line, five folded into one not yet written) and the seventh running.
+        let before = try #require(try looping.harness.service.budget(id: looping.id, kind: nil).first)
+        #expect(before.runs.map(\.outcome) == ["success", "success", "running"])
+        #expect(before.runs.map(\.runCount) == [1, 5, 1])
+        #expect(before.budgetedRuns24h + before.exemptRuns24h == 7)
+
+        looping.harness.service.flush()
+        let after = try #require(try looping.harness.service.budget(id: looping.id, kind: nil).first)
+        #expect(after.runs.map(\.count) == [nil, 5, nil])
+        #expect(after.budgetedRuns24h + after.exemptRuns24h == 7)
     }
 
     @Test func theRunAfterAStateWriteGetsItsLineAtOnce() throws {

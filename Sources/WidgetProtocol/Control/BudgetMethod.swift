@@ -14,21 +14,30 @@ public enum BudgetMethod: VarlinkMethod {
         }
     }
 
-    /// One run in the last 24 hours.
+    /// One run in the last 24 hours, or like runs folded into one line.
     public struct Run: Sendable, Hashable, Codable {
+        /// When it ended (the last of folded runs), or started for one `running`.
         public var at: Date
         public var reason: String
         /// `success`, a failure reason, or `running`.
         public var outcome: String
         /// Whether it spent a token.
         public var budgeted: Bool
+        /// How many runs the line stands for, when more than one: like successful runs of a provider looping in
+        /// developer mode, folded as their journal line is (`RUNS_FOLDED` + 1); nil for one run.
+        public var count: Int?
 
-        public init(at: Date, reason: String, outcome: String, budgeted: Bool) {
+        /// Creates a line; a `count` of 1 is stored as nil.
+        public init(at: Date, reason: String, outcome: String, budgeted: Bool, count: Int = 1) {
             self.at = at
             self.reason = reason
             self.outcome = outcome
             self.budgeted = budgeted
+            self.count = count > 1 ? count : nil
         }
+
+        /// How many runs the line stands for: `count`, or 1.
+        public var runCount: Int { count ?? 1 }
     }
 
     /// One widget's ledger.

@@ -101,7 +101,8 @@ extension ControlInterface {
       at: string,
       reason: string,
       outcome: string,
-      budgeted: bool
+      budgeted: bool,
+      count: ?int
     )
 
     type Ledger (

@@ -142,12 +142,19 @@ extension WidgetService {
                 .filter { $0.event == .run }
                 .map { record in
                     BudgetMethod.Run(at: record.at, reason: record.reason, outcome: record.outcome,
-                                     budgeted: RunReason(rawValue: record.reason)?.isBudgeted ?? true)
+                                     budgeted: RunReason(rawValue: record.reason)?.isBudgeted ?? true,
+                                     count: record.runs)
                 }
-            // The store holds only what has been flushed; runs of this loop turn are still in the batch.
+            // The store holds only what has been flushed; runs of this loop turn are still in the batch, and runs
+            // folded since the last write (a provider looping in developer mode) are in the kept line.
             runs += batch.history.filter { $0.widgetID == id && $0.event == .run && $0.at >= since }.map {
                 BudgetMethod.Run(at: $0.at, reason: $0.reason, outcome: $0.outcome,
-                                 budgeted: RunReason(rawValue: $0.reason)?.isBudgeted ?? true)
+                                 budgeted: RunReason(rawValue: $0.reason)?.isBudgeted ?? true, count: $0.runs)
+            }
+            if let folded = unwrittenFoldedRuns(of: id), folded.line.at.wall >= since {
+                runs.append(BudgetMethod.Run(at: folded.line.at.wall, reason: folded.line.reason.rawValue,
+                                             outcome: folded.line.outcomeName,
+                                             budgeted: folded.line.reason.isBudgeted, count: folded.runs))
             }
             if let flight = schedule.inFlight {
                 runs.append(BudgetMethod.Run(at: now.wall(atMonotonic: flight.startedAt),
@@ -164,7 +171,8 @@ extension WidgetService {
                 nextTokenAt: nextToken, minimumInterval: settings.minimumInterval,
                 floorLiftsAt: floor.flatMap { $0 > now.monotonic ? now.wall(atMonotonic: $0) : nil },
                 developerMode: settings.developerKinds.contains(widget.kind),
-                budgetedRuns24h: runs.filter { $0.budgeted }.count, exemptRuns24h: runs.filter { !$0.budgeted }.count,
+                budgetedRuns24h: runs.filter { $0.budgeted }.reduce(0) { $0 + $1.runCount },
+                exemptRuns24h: runs.filter { !$0.budgeted }.reduce(0) { $0 + $1.runCount },
                 runs: runs, consecutiveFailures: schedule.consecutiveFailures,
                 backoffUntil: schedule.backoffUntil.flatMap { $0 > now.monotonic ? now.wall(atMonotonic: $0) : nil },
                 quarantined: schedule.quarantined)

@@ -442,10 +442,8 @@ public final class WidgetService {
             return widget.kind
         }
         let tell = { [self] in
-            logRun(id, kind: kind, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
-            batch.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .run,
-                                              reason: reason.rawValue, outcome: outcomeName,
-                                              detail: result.failure?.detail))
+            logRun(id, kind: kind, reason: reason, outcome: outcome, outcomeName: outcomeName, result: result,
+                   stats: stats, at: now)
             broadcast(.runFinished(widget: id, kind: kind, date: now.wall, reason: reason.rawValue,
                                    outcome: outcomeName, detail: result.failure?.detail))
         }
@@ -541,24 +539,28 @@ public final class WidgetService {
         }
     }
 
-    /// A run's end line: what `writeRunLine` needs, kept by `runLines` while it is folded.
-    private struct RunLine {
+    /// A run's end line and history line: what `writeRunLine` needs, kept by `runLines` while it is folded.
+    struct RunLine {
         var id: String
         var kind: String
         var reason: RunReason
         var outcome: RunOutcome
+        /// `success` or the failure reason, as the history line says it.
+        var outcomeName: String
         var stats: ProviderRunStats
         var tokens: Double
         var stderrTail: String
+        var at: Instant
     }
 
-    /// Writes a run's end line, or folds it (`RunLineFolder`) when it is a success like the widget's previous line
-    /// (the same stderr output, most often none) since the last state write. Any other line of the widget first
-    /// writes the one kept.
-    private func logRun(_ id: String, kind: String, reason: RunReason, outcome: RunOutcome,
+    /// Writes a run's end line and history line, or folds them (`RunLineFolder`) when it is a success like the
+    /// widget's previous line (the same stderr output, most often none) since the last state write. Any other line
+    /// of the widget first writes the one kept.
+    private func logRun(_ id: String, kind: String, reason: RunReason, outcome: RunOutcome, outcomeName: String,
                         result: ProviderRunResult, stats: ProviderRunStats, at now: Instant) {
-        let line = RunLine(id: id, kind: kind, reason: reason, outcome: outcome, stats: stats,
-                           tokens: scheduler.tokens(of: id, at: now) ?? 0, stderrTail: result.stderrTail)
+        let line = RunLine(id: id, kind: kind, reason: reason, outcome: outcome, outcomeName: outcomeName,
+                           stats: stats, tokens: scheduler.tokens(of: id, at: now) ?? 0,
+                           stderrTail: result.stderrTail, at: now)
         guard case .success = outcome else {
             writeFoldedRunLine(of: id)
             writeRunLine(line, earlierRuns: 0)
@@ -571,6 +573,11 @@ public final class WidgetService {
             if let kept { writeRunLine(kept.line, earlierRuns: kept.earlierRuns) }
             writeRunLine(line, earlierRuns: 0)
         }
+    }
+
+    /// The widget's runs folded and not yet written: the kept line, and how many runs it stands for.
+    func unwrittenFoldedRuns(of id: String) -> (line: RunLine, runs: Int)? {
+        runLines.kept(id).map { ($0.line, $0.earlierRuns + 1) }
     }
 
     /// Writes the widget's folded run line, if one is kept, before another of its lines.
@@ -586,9 +593,15 @@ public final class WidgetService {
         }
     }
 
-    /// A run's "run finished" or "run failed" line; `earlierRuns` is how many of the widget's successful runs before
-    /// it, alike, were folded into it (`RUNS_FOLDED`).
+    /// A run's "run finished" or "run failed" line, and its history line; `earlierRuns` is how many of the widget's
+    /// successful runs before it, alike, were folded into it (`RUNS_FOLDED`; the history line's `runs` counts them
+    /// with it).
     private func writeRunLine(_ line: RunLine, earlierRuns: Int) {
+        let detail: String?
+        if case .failure(_, let failureDetail) = line.outcome { detail = failureDetail } else { detail = nil }
+        batch.appendHistory(HistoryRecord(widgetID: line.id, at: line.at.wall, monotonic: line.at.monotonic,
+                                          event: .run, reason: line.reason.rawValue, outcome: line.outcomeName,
+                                          detail: detail, runs: earlierRuns + 1))
         let stderr = line.stderrTail.isEmpty ? "" : line.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
         let (id, kind, stats) = (line.id, line.kind, line.stats)

@@ -13,7 +13,9 @@
 /// Runs minutes apart, as the floor keeps every kind outside developer mode, are never folded; a provider looping in
 /// developer mode is. A thousand lines a second would carry the unit past journald's rate limit (10 000 entries per
 /// 30 s by default), which then drops the unit's other messages too, and cost the daemon a few per cent of each run.
-/// Nothing else is folded: every run keeps its history line and its `runFinished` event.
+/// The daemon writes a run's history line with its journal line, so a folded line's history line stands for the
+/// same runs (`HistoryRecord.runs`): a looping provider does not insert, then trim, a thousand rows a second. Nothing
+/// else is folded: every run keeps its `runFinished` event.
 struct RunLineFolder<Line> {
     /// A kept line, and how many of the widget's runs before it had no line of their own.
     struct Folded {
@@ -64,6 +66,11 @@ struct RunLineFolder<Line> {
         guard let index = folds.index(forKey: id), let taken = Self.folded(folds.values[index]) else { return nil }
         folds.values[index] = Fold(likeness: folds.values[index].likeness)
         return taken
+    }
+
+    /// The widget's kept line, left kept: for a query that counts the runs not yet written.
+    func kept(_ id: String) -> Folded? {
+        folds[id].flatMap(Self.folded)
     }
 
     /// Every kept line, by widget id, at a state write; each widget's next line is then written at once.

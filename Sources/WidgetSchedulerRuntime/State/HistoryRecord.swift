@@ -28,10 +28,13 @@ public struct HistoryRecord: Sendable, Hashable {
     public var because: String?
     /// Free-form detail, e.g. a provider's stderr excerpt.
     public var detail: String?
+    /// How many runs the line stands for: 1, or for a successful run's line folded with the like runs before it
+    /// (a provider looping in developer mode, `RunLineFolder`) those runs too; at and monotonic are the last one's.
+    public var runs: Int
 
     public init(
         id: Int64? = nil, widgetID: String, at: Date, monotonic: Double, event: Event, reason: String,
-        outcome: String, because: String? = nil, detail: String? = nil
+        outcome: String, because: String? = nil, detail: String? = nil, runs: Int = 1
     ) {
         self.id = id
         self.widgetID = widgetID
@@ -42,5 +45,6 @@ public struct HistoryRecord: Sendable, Hashable {
         self.outcome = outcome
         self.because = because
         self.detail = detail
+        self.runs = runs
     }
 }

@@ -63,6 +63,11 @@ enum StateSchema {
         migrator.registerMigration("v2-timeline-outline") { db in
             try db.execute(sql: "ALTER TABLE timeline ADD COLUMN outline BLOB")
         }
+        // A run line folded with the like runs before it (a provider looping in developer mode) stands for them
+        // all; every line written before this stands for one run.
+        migrator.registerMigration("v3-history-runs") { db in
+            try db.execute(sql: "ALTER TABLE history ADD COLUMN runs INTEGER NOT NULL DEFAULT 1 CHECK (runs >= 1)")
+        }
         return migrator
     }
 }

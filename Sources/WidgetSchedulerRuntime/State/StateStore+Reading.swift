@@ -103,7 +103,7 @@ extension StateStore {
             let rows = try Row.fetchCursor(
                 db,
                 sql: """
-                    SELECT id, widgetID, at, monotonic, event, reason, outcome, because, detail
+                    SELECT id, widgetID, at, monotonic, event, reason, outcome, because, detail, runs
                     FROM history WHERE widgetID = ? AND at >= ? ORDER BY id
                     """,
                 arguments: [widgetID, since.timeIntervalSinceReferenceDate])
@@ -118,7 +118,8 @@ extension StateStore {
                     HistoryRecord(
                         id: row[0], widgetID: row[1], at: Date(timeIntervalSinceReferenceDate: row[2]),
                         monotonic: row[3],
-                        event: event, reason: row[5], outcome: row[6], because: row[7], detail: row[8]))
+                        event: event, reason: row[5], outcome: row[6], because: row[7], detail: row[8],
+                        runs: row[9]))
             }
             return records
         }

@@ -162,7 +162,7 @@ extension StateStore {
                 let at = record.at.timeIntervalSinceReferenceDate
                 arguments += [
                     record.widgetID, at, record.monotonic, record.event.rawValue, record.reason, record.outcome,
-                    record.because, record.detail,
+                    record.because, record.detail, record.runs,
                 ]
                 newest = max(newest, at)
                 widgetIDs.insert(record.widgetID)
@@ -179,7 +179,7 @@ extension StateStore {
     }
 
     /// The columns of a history line an insert writes.
-    static let historyInsertColumns = 8
+    static let historyInsertColumns = 9
 
     /// How many lines the next insert takes: the largest power of two up to 64 that is not more than `remaining`,
     /// so that seven statements, each prepared once, insert any number of lines.
@@ -197,8 +197,8 @@ extension StateStore {
     static let historyInsertSQL: [String] = (0...6).map { power in
         let row = "(" + Array(repeating: "?", count: historyInsertColumns).joined(separator: ", ") + ")"
         return """
-            INSERT INTO history (widgetID, at, monotonic, event, reason, outcome, because, detail)
-            SELECT column1, column2, column3, column4, column5, column6, column7, column8
+            INSERT INTO history (widgetID, at, monotonic, event, reason, outcome, because, detail, runs)
+            SELECT column1, column2, column3, column4, column5, column6, column7, column8, column9
             FROM (VALUES \(Array(repeating: row, count: 1 << power).joined(separator: ", ")))
             WHERE EXISTS (SELECT 1 FROM widget WHERE id = column1)
             """
