@@ -147,6 +147,25 @@ struct WidgetServiceRunLineTests {
         #expect(lines[2].fields[JournalField.providerPID] == String(looping.harness.launcher.launches[3].pid))
     }
 
+    @Test func aReloadDecisionComesAfterTheKeptLineOfTheRunsBeforeIt() throws {
+        let looping = try Looping()
+        for _ in 1...3 { try looping.answer() }
+        _ = try looping.harness.service.reload(.widgets([looping.id]), foreground: false)
+        let decided = JournalMessageID.requestDecided.rawValue
+        let lines = looping.harness.journal.entries.filter {
+            $0.fields[JournalField.widgetID] == looping.id
+                && [JournalMessageID.runFinished.rawValue, decided].contains($0.fields[JournalField.messageID] ?? "")
+        }
+        #expect(lines.map { $0.fields[JournalField.messageID] } == [
+            JournalMessageID.runFinished.rawValue, JournalMessageID.runFinished.rawValue, decided,
+        ])
+        #expect(lines[1].fields[JournalField.runsFolded] == "1")
+        looping.harness.service.flush()
+        let history = looping.harness.store.history.filter { $0.widgetID == looping.id }
+        #expect(history.map(\.event) == [.run, .run, .decision])
+        #expect(history.map(\.runs) == [1, 2, 1])
+    }
+
     @Test func aRemovedWidgetsKeptLineIsStillWrittenWithTheState() throws {
         let looping = try Looping()
         for _ in 1...3 { try looping.answer() }

@@ -509,6 +509,8 @@ public final class WidgetService {
 
     private func logDecision(_ decided: RequestDecision, at now: Instant) {
         let id = decided.widget
+        // The runs before the request keep their place before its decision, in the journal and in the history.
+        writeFoldedRunLine(of: id)
         let at = RFC3339.string(from: now.wall(atMonotonic: decided.decision.at))
         var fields: Logger.Metadata = [
             JournalField.messageID: JournalMessageID.requestDecided.metadataValue,
