@@ -1,6 +1,6 @@
 # A provider looping in developer mode under the real unit: its runs reach the journal folded (a "run finished"
 # entry at once, then one per state write with RUNS_FOLDED), the entries account for every run exactly once, and
-# `journalctl -x` explains the field.
+# `journalctl -x` explains the field; `widgetctl budget` folds its lines alike and counts every run.
 start_widget_scheduler 'developer-kinds = ["looper"]'
 run_finished=$(message_id runFinished)
 runs=80
@@ -50,6 +50,19 @@ expect_eq "$told" "$runs" "the runs the entries stand for"
 [ "$entries" -lt "$runs" ] || fail "$entries entries for $runs runs: nothing was folded"
 expect_eq "$(journal_field POLICY -u widget-scheduler MESSAGE_ID="$run_finished" WIDGET_ID="$id" | tail -n 1)" never \
     "the last entry is the last run's"
+
+step "widgetctl budget lists as many lines as the journal and counts every run"
+ledger=$(widgetctl budget "$id" --json) || fail "widgetctl budget $id --json"
+read -r lines counted total <<< "$(python3 -c '
+import json, sys
+ledger = json.load(sys.stdin)[0]
+runs = ledger["runs"]
+print(len(runs), sum(run.get("count", 1) for run in runs), ledger["budgetedRuns24h"] + ledger["exemptRuns24h"])
+' <<< "$ledger")"
+report "budget: $lines lines for $counted runs"
+expect_eq "$lines" "$entries" "the ledger's lines"
+expect_eq "$counted" "$runs" "the runs the ledger's lines stand for"
+expect_eq "$total" "$runs" "the ledger's last-24h runs"
 
 step "journalctl -x explains RUNS_FOLDED"
 explained=$(journalctl --no-pager -x -u widget-scheduler MESSAGE_ID="$run_finished" WIDGET_ID="$id")
