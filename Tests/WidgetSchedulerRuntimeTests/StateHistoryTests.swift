@@ -102,15 +102,18 @@ struct StateHistoryTests {
         #expect(lines.sorted { $0.id! < $1.id! }.map(\.at) == lines.map(\.at).sorted())
     }
 
-    @Test func aLineKeepsTheNumberOfRunsItStandsFor() throws {
+    @Test func aLineKeepsTheNumberOfRunsItStandsForAndAtLeastOne() throws {
         let store = try makeStore(StateStoreOptions())
         var batch = StateBatch()
         batch.appendHistory(StateTestFixtures.history("a", at: 0))
         var folded = StateTestFixtures.history("a", at: 1)
         folded.runs = 37
         batch.appendHistory(folded)
+        var outOfRange = StateTestFixtures.history("a", at: 2)
+        outOfRange.runs = 0
+        batch.appendHistory(outOfRange)
         try store.apply(batch)
-        #expect(try store.history(widgetID: "a").map(\.runs) == [1, 37])
+        #expect(try store.history(widgetID: "a").map(\.runs) == [1, 37, 1])
     }
 
     @Test func linesWrittenBeforeTheRunsColumnStandForOneRunEach() throws {

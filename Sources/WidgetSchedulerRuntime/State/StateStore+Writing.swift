@@ -162,7 +162,8 @@ extension StateStore {
                 let at = record.at.timeIntervalSinceReferenceDate
                 arguments += [
                     record.widgetID, at, record.monotonic, record.event.rawValue, record.reason, record.outcome,
-                    record.because, record.detail, record.runs,
+                    // At least 1, as the column's CHECK wants: one line out of range must not fail every write.
+                    record.because, record.detail, max(1, record.runs),
                 ]
                 newest = max(newest, at)
                 widgetIDs.insert(record.widgetID)
