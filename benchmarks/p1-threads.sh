@@ -72,7 +72,7 @@ PARTS = [
     ("waiting: epoll_wait, switching back in", r"sd_event_wait|epoll_wait"),
     ("pipe2", r"do_pipe2|__x64_sys_pipe2"),
     ("close", r"__x64_sys_close"),
-    ("write(2): the journal line", r"ksys_write"),
+    ("write(2): the request into stdin, journal lines", r"ksys_write"),
     ("sendto: Watch events", r"__sys_sendto"),
     ("kill", r"__x64_sys_kill"),
     ("waitid", r"__do_sys_waitid|kernel_waitid"),
