@@ -22,6 +22,9 @@ import Testing
           arguments: cases)
     func floorAndBudgetBindAllButDeveloperKinds(_ developerKinds: Set<String>, _ kind: String, _ binds: Bool) {
         #expect(SchedulerSettings(developerKinds: developerKinds).bindsFloorAndBudget(ofKind: kind) == binds)
+    }
+
+    @Test func theTableHasMoreDeveloperKindsThanAreComparedOneByOne() {
         #expect(Self.manyKinds.count > SchedulerSettings.developerKindsCompared)
     }
 }

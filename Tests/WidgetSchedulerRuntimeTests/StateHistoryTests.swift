@@ -116,6 +116,21 @@ struct StateHistoryTests {
         #expect(try store.history(widgetID: "a").map(\.runs) == [1, 37, 1])
     }
 
+    @Test func aLineWhoseRunsAreNotACountIsAnErrorNamingTheRow() throws {
+        let store = try makeStore(StateStoreOptions())
+        try store.databaseQueue.write { db in
+            try db.execute(sql: """
+                INSERT INTO history (id, widgetID, at, monotonic, event, reason, outcome, runs)
+                VALUES (41, 'a', 10, 1, 'run', 'policy', 'success', 'many')
+                """)
+        }
+        #expect(throws: StateStoreError.corruptRow(table: "history", key: "41",
+                                                    reason: "runs is \"many\", not a count of 1 or more")) {
+            try store.history(widgetID: "a")
+        }
+        #expect(try store.history(widgetID: "b").isEmpty)
+    }
+
     @Test func linesWrittenBeforeTheRunsColumnStandForOneRunEach() throws {
         let directory = try StateTestFixtures.makeDirectory()
         do {

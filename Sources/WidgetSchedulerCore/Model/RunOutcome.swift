@@ -9,4 +9,12 @@ public enum RunOutcome: Sendable, Hashable {
         if case .success = self { return true }
         return false
     }
+
+    /// `success`, or the failure's reason: the outcome as history lines, `Watch` events and `List` name it.
+    public var name: String {
+        switch self {
+        case .success: "success"
+        case .failure(let reason, _): reason
+        }
+    }
 }

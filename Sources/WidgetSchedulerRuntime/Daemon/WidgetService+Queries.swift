@@ -138,24 +138,17 @@ extension WidgetService {
         return ids.compactMap { id in
             guard let widget = widgets[id], let schedule = scheduler.widgets[id] else { return nil }
             let since = now.wall.addingTimeInterval(-86_400)
-            var runs = ((try? store.history(widgetID: id, since: since)) ?? [])
-                .filter { $0.event == .run }
+            // The store holds only what has been flushed: this loop turn's lines are still in the batch, and runs
+            // folded since the last write (a provider looping in developer mode) have their line still to come.
+            var unwritten = batch.history.filter { $0.widgetID == id }
+            if let folded = unwrittenFoldedHistory(of: id) { unwritten.append(folded) }
+            var runs = (((try? store.history(widgetID: id, since: since)) ?? []) + unwritten)
+                .filter { $0.event == .run && $0.at >= since }
                 .map { record in
                     BudgetMethod.Run(at: record.at, reason: record.reason, outcome: record.outcome,
                                      budgeted: RunReason(rawValue: record.reason)?.isBudgeted ?? true,
                                      count: record.runs)
                 }
-            // The store holds only what has been flushed; runs of this loop turn are still in the batch, and runs
-            // folded since the last write (a provider looping in developer mode) are in the kept line.
-            runs += batch.history.filter { $0.widgetID == id && $0.event == .run && $0.at >= since }.map {
-                BudgetMethod.Run(at: $0.at, reason: $0.reason, outcome: $0.outcome,
-                                 budgeted: RunReason(rawValue: $0.reason)?.isBudgeted ?? true, count: $0.runs)
-            }
-            if let folded = unwrittenFoldedRuns(of: id), folded.line.at.wall >= since {
-                runs.append(BudgetMethod.Run(at: folded.line.at.wall, reason: folded.line.reason.rawValue,
-                                             outcome: folded.line.outcomeName,
-                                             budgeted: folded.line.reason.isBudgeted, count: folded.runs))
-            }
             if let flight = schedule.inFlight {
                 runs.append(BudgetMethod.Run(at: now.wall(atMonotonic: flight.startedAt),
                                              reason: flight.reason.rawValue,

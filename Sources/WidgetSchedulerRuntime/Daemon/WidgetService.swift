@@ -423,27 +423,23 @@ public final class WidgetService {
         guard let position = widgets.position(forKey: id) else { return }
         let now = clock.now()
         let outcome: RunOutcome
-        let outcomeName: String
         switch result {
         case .success(.timeline(let timeline), _):
             outcome = .success(timeline)
-            outcomeName = "success"
             freshTimelines[id] = (timeline, now.wall)
         case .success:
             outcome = .failure(reason: "invalid", detail: "the provider did not answer with a timeline")
-            outcomeName = "invalid"
         case .failure(let failure):
             outcome = .failure(reason: failure.reason, detail: failure.detail)
-            outcomeName = failure.reason
         }
+        let outcomeName = outcome.name
         // In place, through the position: `widgets[id]?.…` copies the widget out and back in.
         let kind = widgets.modify(at: position) { widget in
             widget.lastRun?.outcome = outcomeName
             return widget.kind
         }
         let tell = { [self] in
-            logRun(id, kind: kind, reason: reason, outcome: outcome, outcomeName: outcomeName, result: result,
-                   stats: stats, at: now)
+            logRun(id, kind: kind, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
             broadcast(.runFinished(widget: id, kind: kind, date: now.wall, reason: reason.rawValue,
                                    outcome: outcomeName, detail: result.failure?.detail))
         }
@@ -542,13 +538,11 @@ public final class WidgetService {
     }
 
     /// A run's end line and history line: what `writeRunLine` needs, kept by `runLines` while it is folded.
-    struct RunLine {
+    private struct RunLine {
         var id: String
         var kind: String
         var reason: RunReason
         var outcome: RunOutcome
-        /// `success` or the failure reason, as the history line says it.
-        var outcomeName: String
         var stats: ProviderRunStats
         var tokens: Double
         var stderrTail: String
@@ -558,11 +552,10 @@ public final class WidgetService {
     /// Writes a run's end line and history line, or folds them (`RunLineFolder`) when it is a success like the
     /// widget's previous line (the same stderr output, most often none) since the last state write. Any other line
     /// of the widget first writes the one kept.
-    private func logRun(_ id: String, kind: String, reason: RunReason, outcome: RunOutcome, outcomeName: String,
+    private func logRun(_ id: String, kind: String, reason: RunReason, outcome: RunOutcome,
                         result: ProviderRunResult, stats: ProviderRunStats, at now: Instant) {
-        let line = RunLine(id: id, kind: kind, reason: reason, outcome: outcome, outcomeName: outcomeName,
-                           stats: stats, tokens: scheduler.tokens(of: id, at: now) ?? 0,
-                           stderrTail: result.stderrTail, at: now)
+        let line = RunLine(id: id, kind: kind, reason: reason, outcome: outcome, stats: stats,
+                           tokens: scheduler.tokens(of: id, at: now) ?? 0, stderrTail: result.stderrTail, at: now)
         guard case .success = outcome else {
             writeFoldedRunLine(of: id)
             writeRunLine(line, earlierRuns: 0)
@@ -577,9 +570,19 @@ public final class WidgetService {
         }
     }
 
-    /// The widget's runs folded and not yet written: the kept line, and how many runs it stands for.
-    func unwrittenFoldedRuns(of id: String) -> (line: RunLine, runs: Int)? {
-        runLines.kept(id).map { ($0.line, $0.earlierRuns + 1) }
+    /// The history line the widget's runs folded since the last write will have, if any: for the budget ledger,
+    /// which counts runs not yet written.
+    func unwrittenFoldedHistory(of id: String) -> HistoryRecord? {
+        runLines.kept(id).map { historyRecord(of: $0.line, earlierRuns: $0.earlierRuns) }
+    }
+
+    /// A run line's history line, which stands for the run and the `earlierRuns` folded into it.
+    private func historyRecord(of line: RunLine, earlierRuns: Int) -> HistoryRecord {
+        let detail: String?
+        if case .failure(_, let failureDetail) = line.outcome { detail = failureDetail } else { detail = nil }
+        return HistoryRecord(widgetID: line.id, at: line.at.wall, monotonic: line.at.monotonic, event: .run,
+                             reason: line.reason.rawValue, outcome: line.outcome.name, detail: detail,
+                             runs: earlierRuns + 1)
     }
 
     /// Writes the widget's folded run line, if one is kept, before another of its lines.
@@ -599,11 +602,7 @@ public final class WidgetService {
     /// successful runs before it, alike, were folded into it (`RUNS_FOLDED`; the history line's `runs` counts them
     /// with it).
     private func writeRunLine(_ line: RunLine, earlierRuns: Int) {
-        let detail: String?
-        if case .failure(_, let failureDetail) = line.outcome { detail = failureDetail } else { detail = nil }
-        batch.appendHistory(HistoryRecord(widgetID: line.id, at: line.at.wall, monotonic: line.at.monotonic,
-                                          event: .run, reason: line.reason.rawValue, outcome: line.outcomeName,
-                                          detail: detail, runs: earlierRuns + 1))
+        batch.appendHistory(historyRecord(of: line, earlierRuns: earlierRuns))
         let stderr = line.stderrTail.isEmpty ? "" : line.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
         let (id, kind, stats) = (line.id, line.kind, line.stats)

@@ -114,12 +114,19 @@ extension StateStore {
                     throw StateStoreError.corruptRow(
                         table: "history", key: "\(row[0] as Int64)", reason: "unknown event \"\(eventText)\"")
                 }
+                // Read as a value first: a column's CHECK lets text through (SQLite orders text after numbers), and
+                // converting it straight to Int would stop the process rather than name the row.
+                let runsValue: DatabaseValue = row[9]
+                guard let runs = Int.fromDatabaseValue(runsValue), runs >= 1 else {
+                    throw StateStoreError.corruptRow(table: "history", key: "\(row[0] as Int64)",
+                                                     reason: "runs is \(runsValue), not a count of 1 or more")
+                }
                 records.append(
                     HistoryRecord(
                         id: row[0], widgetID: row[1], at: Date(timeIntervalSinceReferenceDate: row[2]),
                         monotonic: row[3],
                         event: event, reason: row[5], outcome: row[6], because: row[7], detail: row[8],
-                        runs: row[9]))
+                        runs: runs))
             }
             return records
         }
