@@ -188,6 +188,22 @@ struct SchedulerRequestTests {
         #expect(harness.scheduler.runningCount == 1)
     }
 
+    @Test func aWidgetMovedIntoARemovedOnesPlaceKeepsItsTurnForASlotAndItsDeadline() {
+        // Removing "b" moves the table's last widget, "d", into its place while "c", then "d", wait for the one slot.
+        var harness = SchedulerHarness(SchedulerSettings(maxConcurrentRuns: 1))
+        for id in ["a", "b", "c", "d"] { harness.at(0, .widgetAdded(id: id, kind: "k")) }
+        harness.at(1, .widgetRemoved(id: "b"))
+        #expect(SchedulerHarness.starts(harness.succeed("a", at: 2, entries: [0, 100])) == ["c": .initial])
+        #expect(SchedulerHarness.starts(harness.succeed("c", at: 3, entries: [0, 60])) == ["d": .initial])
+        harness.succeed("d", at: 4, entries: [0, 50])
+        harness.at(5, .widgetRemoved(id: "a"))
+        // "c", moved into "a"'s place, keeps its next entry on the deadline queue; "a"'s is gone with it.
+        #expect(SchedulerHarness.entries(harness.tick(54)) == ["d": harness.wall(54)])
+        #expect(SchedulerHarness.entries(harness.tick(63)) == ["c": harness.wall(63)])
+        #expect(harness.tick(102).isEmpty)
+        #expect(harness.scheduler.nextWakeup() == nil)
+    }
+
     @Test func aKindRequestAfterAnotherKindsWidgetIsRemovedReachesExactlyItsWidgets() {
         // Removing a widget moves the table's last widget into its place, whatever its kind.
         var harness = SchedulerHarness(SchedulerSettings(maxConcurrentRuns: 8, developerKinds: ["b"]))

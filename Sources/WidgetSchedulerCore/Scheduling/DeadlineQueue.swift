@@ -2,12 +2,19 @@ import HeapModule
 
 /// The next instant each widget needs attention, in one min-heap: O(log n) per change, O(1) for the earliest.
 ///
-/// Changing a widget's deadline pushes a new element and bumps the widget's generation; elements of older
-/// generations are skipped when they surface (lazy deletion), and the heap is rebuilt when they pile up.
+/// Widgets are known by their position in the scheduler's table as well as by id: each widget's live deadline is kept
+/// in an array by position, so changing it hashes nothing (a run changes two deadlines, and with a keyed table each
+/// change hashed the id twice). The queue's positions follow the table's: `append()` when the table adds a widget,
+/// `removeWidget(at:movedWidget:)` when it moves its last widget into a removed one's place.
+///
+/// Changing a widget's deadline pushes a new element stamped with a new generation, unique to the queue; an element
+/// whose position no longer holds its generation is stale and is skipped when it surfaces (lazy deletion), and the
+/// heap is rebuilt when stale ones pile up. Equal times come out in id order.
 struct DeadlineQueue {
     private struct Element: Comparable {
         var time: Double
         var widget: String
+        var position: Int
         var generation: UInt64
 
         static func < (lhs: Element, rhs: Element) -> Bool {
@@ -15,21 +22,52 @@ struct DeadlineQueue {
         }
     }
 
+    /// A widget's live deadline; generation 0 when it has none.
+    private struct Deadline {
+        var time: Double = 0
+        var generation: UInt64 = 0
+    }
+
     private var heap = Heap<Element>()
-    private var current: [String: (time: Double, generation: UInt64)] = [:]
+    private var current: ContiguousArray<Deadline> = []
+    private var liveCount = 0
     private var nextGeneration: UInt64 = 0
 
-    /// Sets (or clears, with nil) the widget's deadline.
-    mutating func set(_ widget: String, to time: Double?) {
+    /// Makes room for `count` widgets.
+    mutating func reserveCapacity(_ count: Int) {
+        current.reserveCapacity(count)
+    }
+
+    /// A widget was added at the table's end, with no deadline yet.
+    mutating func append() {
+        current.append(Deadline())
+    }
+
+    /// Sets (or clears, with nil) the deadline of `widget`, at `position` of the table.
+    mutating func set(_ widget: String, at position: Int, to time: Double?) {
         guard let time, time.isFinite else {
-            current[widget] = nil
+            clear(at: position)
             return
         }
-        if let existing = current[widget], existing.time == time { return }
-        nextGeneration &+= 1
-        current[widget] = (time, nextGeneration)
-        heap.insert(Element(time: time, widget: widget, generation: nextGeneration))
-        if heap.count > 2 * current.count + 64 { compact() }
+        if current[position].generation != 0, current[position].time == time { return }
+        if current[position].generation == 0 { liveCount += 1 }
+        push(widget, at: position, time: time)
+        if heap.count > 2 * liveCount + 64 { compact() }
+    }
+
+    /// The widget at `position` was removed, and the table moved its last widget, `movedWidget` (nil when the removed
+    /// one was the last), into that position.
+    mutating func removeWidget(at position: Int, movedWidget: String?) {
+        clear(at: position)
+        let last = current.count - 1
+        if position != last {
+            let moved = current[last]
+            current[last] = Deadline()
+            if moved.generation != 0, let movedWidget {
+                push(movedWidget, at: position, time: moved.time)
+            }
+        }
+        current.removeLast()
     }
 
     /// The earliest live deadline.
@@ -38,26 +76,42 @@ struct DeadlineQueue {
         return heap.min?.time
     }
 
-    /// Removes and returns the widgets whose deadline is ≤ `time`, earliest first.
-    mutating func popDue(through time: Double) -> [String] {
-        var due: [String] = []
+    /// Removes and returns the widgets whose deadline is ≤ `time`, earliest first, with their positions.
+    mutating func popDue(through time: Double) -> [(id: String, position: Int)] {
+        var due: [(id: String, position: Int)] = []
         while true {
             dropStale()
             guard let top = heap.min, top.time <= time else { break }
             heap.removeMin()
-            current[top.widget] = nil
-            due.append(top.widget)
+            clear(at: top.position)
+            due.append((top.widget, top.position))
         }
         return due
     }
 
+    private mutating func push(_ widget: String, at position: Int, time: Double) {
+        nextGeneration &+= 1
+        current[position] = Deadline(time: time, generation: nextGeneration)
+        heap.insert(Element(time: time, widget: widget, position: position, generation: nextGeneration))
+    }
+
+    private mutating func clear(at position: Int) {
+        guard current[position].generation != 0 else { return }
+        current[position] = Deadline()
+        liveCount -= 1
+    }
+
+    private func isLive(_ element: Element) -> Bool {
+        element.position < current.count && current[element.position].generation == element.generation
+    }
+
     private mutating func dropStale() {
-        while let top = heap.min, current[top.widget]?.generation != top.generation {
+        while let top = heap.min, !isLive(top) {
             heap.removeMin()
         }
     }
 
     private mutating func compact() {
-        heap = Heap(current.map { Element(time: $0.value.time, widget: $0.key, generation: $0.value.generation) })
+        heap = Heap(heap.unordered.filter(isLive))
     }
 }

@@ -63,7 +63,7 @@ public struct Scheduler: Sendable {
         if widget.inFlight != nil, plan.at <= now.monotonic + Self.tolerance {
             plan.at = now.monotonic
         }
-        if slotQueue.contains(id) {
+        if let position = widgets.position(forKey: id), slotQueue.contains(at: position) {
             plan.because = .concurrency
         }
         return plan
@@ -84,6 +84,8 @@ public struct Scheduler: Sendable {
     /// Makes room for `count` widgets at once, before restoring that many: the table never grows by copying.
     public mutating func reserveCapacity(_ count: Int) {
         widgets.reserveCapacity(count)
+        deadlines.reserveCapacity(count)
+        slotQueue.reserveCapacity(count)
     }
 
     /// Adds a widget restored from persisted state, without an initial run. Pending runs that came due while the
@@ -100,10 +102,10 @@ public struct Scheduler: Sendable {
 
     /// Applies one event at `now` and returns what to do, in order.
     public mutating func handle(_ event: SchedulerEvent, at now: Instant) -> [SchedulerAction] {
-        // A finished run's usual actions (its entry and state, the next run's start and state) in one allocation:
-        // grown from empty, the array was reallocated three times for them.
+        // A finished run's usual actions (its state, its new entry and state again, the next run's start and state)
+        // in one allocation: grown from empty, the array was reallocated three times for them.
         var actions: [SchedulerAction] = []
-        actions.reserveCapacity(4)
+        actions.reserveCapacity(6)
         noticeWallClock(at: now, into: &actions)
         switch event {
         case .widgetAdded(let id, let kind):
@@ -130,8 +132,9 @@ public struct Scheduler: Sendable {
             settings = newSettings
             for (position, id) in widgets.keys.enumerated() { reschedule(id, at: position, at: now) }
         }
-        for id in deadlines.popDue(through: now.monotonic + Self.tolerance) {
-            evaluate(id, at: now, into: &actions)
+        // Evaluating a widget removes none, so the positions stay valid through the loop.
+        for (id, position) in deadlines.popDue(through: now.monotonic + Self.tolerance) {
+            evaluate(id, at: position, at: now, into: &actions)
         }
         fillSlots(at: now, into: &actions)
         return actions
@@ -150,6 +153,9 @@ public struct Scheduler: Sendable {
     }
 
     private mutating func remove(_ id: String) {
+        guard let position = widgets.position(forKey: id) else { return }
+        let last = widgets.count - 1
+        let movedWidget = position != last ? widgets.keys[last] : nil
         guard let schedule = widgets.removeValue(forKey: id) else { return }
         if schedule.inFlight != nil { runningCount -= 1 }
         idsByKind[schedule.kind]?.remove(id)
@@ -157,8 +163,8 @@ public struct Scheduler: Sendable {
         // The table moved its last widget, of any kind, into the gap: every cached position may be stale.
         sortedIDsByKind.removeAll()
         sortedIDs = nil
-        deadlines.set(id, to: nil)
-        slotQueue.remove(id)
+        deadlines.removeWidget(at: position, movedWidget: movedWidget)
+        slotQueue.removeWidget(at: position, movedWidget: movedWidget)
         budgetNoticeSent.remove(id)
     }
 
@@ -183,7 +189,7 @@ public struct Scheduler: Sendable {
             return
         }
         // A changed plan may change the widget's place in the slot queue (a foreground request goes first).
-        slotQueue.remove(id)
+        slotQueue.remove(at: position)
         let started = evaluate(id, at: position, at: now, into: &actions)
         let decision: Decision
         if started {
@@ -280,14 +286,14 @@ public struct Scheduler: Sendable {
             actions.append(.stateChanged(widget: id))
         }
         if let pending = widgets[position: position].pending, widgets[position: position].inFlight == nil,
-           !slotQueue.contains(id) {
+           !slotQueue.contains(at: position) {
             let plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
             if plan.at <= now.monotonic + Self.tolerance {
                 if runningCount < settings.maxConcurrentRuns && slotQueue.isEmpty {
                     start(id, at: position, at: now, into: &actions)
                     started = true
                 } else {
-                    slotQueue.insert(id, priority: pending.reason.priority)
+                    slotQueue.insert(id, at: position, priority: pending.reason.priority)
                 }
             } else if plan.because == .budget, !budgetNoticeSent.contains(id) {
                 budgetNoticeSent.insert(id)
@@ -311,16 +317,16 @@ public struct Scheduler: Sendable {
             schedule.pending = nil
         }
         runningCount += 1
-        budgetNoticeSent.remove(id)
+        // Most often empty: a run's start then hashes nothing for it.
+        if !budgetNoticeSent.isEmpty { budgetNoticeSent.remove(id) }
         actions.append(.startRun(widget: id, reason: pending.reason))
         actions.append(.stateChanged(widget: id))
     }
 
     /// Starts queued runs while slots are free, exempt reasons first, then in the order they became ready.
     private mutating func fillSlots(at now: Instant, into actions: inout [SchedulerAction]) {
-        while runningCount < settings.maxConcurrentRuns, let id = slotQueue.popFirst() {
-            guard let position = widgets.position(forKey: id), widgets[position: position].inFlight == nil,
-                  let pending = widgets[position: position].pending else { continue }
+        while runningCount < settings.maxConcurrentRuns, let (id, position) = slotQueue.popFirst() {
+            guard widgets[position: position].inFlight == nil, let pending = widgets[position: position].pending else { continue }
             let plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
             if plan.at <= now.monotonic + Self.tolerance {
                 start(id, at: position, at: now, into: &actions)
@@ -344,11 +350,11 @@ public struct Scheduler: Sendable {
             next = now.monotonic(at: date)
         }
         if let pending = widgets[position: position].pending, widgets[position: position].inFlight == nil,
-           !slotQueue.contains(id) {
+           !slotQueue.contains(at: position) {
             let at = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings).at
             next = min(next ?? at, at)
         }
-        deadlines.set(id, to: next)
+        deadlines.set(id, at: position, to: next)
     }
 
     private mutating func noticeWallClock(at now: Instant, into actions: inout [SchedulerAction]) {
@@ -360,7 +366,12 @@ public struct Scheduler: Sendable {
     }
 
     private mutating func insert(_ schedule: WidgetSchedule) {
+        let count = widgets.count
         widgets[schedule.id] = schedule
+        if widgets.count > count {
+            deadlines.append()
+            slotQueue.append()
+        }
         idsByKind[schedule.kind, default: []].insert(schedule.id)
         sortedIDsByKind[schedule.kind] = nil
         sortedIDs = nil

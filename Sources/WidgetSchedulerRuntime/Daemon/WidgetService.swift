@@ -261,7 +261,8 @@ public final class WidgetService {
         // Gathered in a local array: appending to a property of the service checked its exclusive access each time,
         // 10 000 times for a kind's `Reload`.
         var decisions: [RequestDecision] = []
-        var starts: [(id: String, reason: RunReason)] = []
+        // With each widget's position in `widgets`, found once: no widget is removed until the runs are launched.
+        var starts: [(id: String, position: Int, reason: RunReason)] = []
         // A widget's actions come together (a finished run's state, its entry, its state again): its id is noted
         // for the write once, not hashed into the set for each.
         var persisted: String?
@@ -276,9 +277,10 @@ public final class WidgetService {
             if case .decided = actions[index] { continue }
             switch actions[index] {
             case .startRun(let id, let reason):
-                starts.append((id, reason))
                 persistOnce(id)
-                widgets.modify(id) { $0.lastRun = .init(startedAt: now.wall, reason: reason, outcome: nil) }
+                guard let position = widgets.position(forKey: id) else { break }
+                starts.append((id, position, reason))
+                widgets[position: position].lastRun = .init(startedAt: now.wall, reason: reason, outcome: nil)
             case .entryChanged(let id, let entry):
                 guard let position = widgets.position(forKey: id) else { break }
                 let fresh = freshTimelines[id]?.timeline
@@ -294,7 +296,7 @@ public final class WidgetService {
             }
         }
         if !starts.isEmpty { recordSpends(of: starts, at: now) }
-        let launched = starts.compactMap { id, reason in launchRun(id, reason: reason, at: now) }
+        let launched = starts.compactMap { launchRun($0.id, at: $0.position, reason: $0.reason, at: now) }
         prelude?()
         for action in actions {
             switch action {
@@ -348,12 +350,11 @@ public final class WidgetService {
     /// refund the token and run the widget again inside the floor. The store records the starting widgets'
     /// schedules (one write, no commit); if it cannot, the whole batch is committed instead. A kind in developer mode
     /// has neither floor nor budget to protect: its run starts are written with the turn's changes.
-    private func recordSpends(of starts: [(id: String, reason: RunReason)], at now: Instant) {
+    private func recordSpends(of starts: [(id: String, position: Int, reason: RunReason)], at now: Instant) {
         var bound: [WidgetScheduleRecord] = []
-        for (id, _) in starts {
+        for (id, position, _) in starts {
             // The kind read in place: `widgets[id]?.kind` copied the whole widget out for it.
-            guard let position = widgets.position(forKey: id),
-                  scheduler.settings.bindsFloorAndBudget(ofKind: widgets[position: position].kind),
+            guard scheduler.settings.bindsFloorAndBudget(ofKind: widgets[position: position].kind),
                   let record = scheduleRecord(id, at: now) else { continue }
             bound.append(record)
         }
@@ -376,11 +377,13 @@ public final class WidgetService {
         var handle: ProviderRunHandle
     }
 
-    /// Spawns the widget's provider; nil if it has no widget, or no manifest (that run has already failed).
-    private func launchRun(_ id: String, reason: RunReason, at now: Instant) -> LaunchedRun? {
-        guard let widget = widgets[id] else { return nil }
-        guard let manifest = manifests.manifest(forKind: widget.kind) else {
-            let failure = ProviderRunFailure(reason: "spawn", detail: "no manifest serves kind \"\(widget.kind)\"",
+    /// Spawns the provider of the widget at `position` of `widgets`; nil if no manifest serves its kind (that run
+    /// has already failed).
+    private func launchRun(_ id: String, at position: Int, reason: RunReason, at now: Instant) -> LaunchedRun? {
+        // The fields read in place: a copy of the widget retained every one of them for a request of three.
+        let kind = widgets[position: position].kind
+        guard let manifest = manifests.manifest(forKind: kind) else {
+            let failure = ProviderRunFailure(reason: "spawn", detail: "no manifest serves kind \"\(kind)\"",
                                              stderrTail: "")
             finishRun(id, reason: reason, result: .failure(failure), stats: ProviderRunStats(pid: 0, exitStatus: nil,
                                                                                              duration: 0),
@@ -388,8 +391,9 @@ public final class WidgetService {
             return nil
         }
         let request = ProviderRequest(
-            request: .timeline, kind: widget.kind,
-            widget: ProviderRequest.Widget(id: id, family: widget.family, configuration: widget.configuration),
+            request: .timeline, kind: kind,
+            widget: ProviderRequest.Widget(id: id, family: widgets[position: position].family,
+                                           configuration: widgets[position: position].configuration),
             context: ProviderRequest.Context(now: now.wall, isPreview: false, reason: reason,
                                              dataDirectory: manifest.group.map { groupDirectory($0).path }))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
@@ -397,7 +401,7 @@ public final class WidgetService {
             self?.finishRun(id, reason: reason, result: result, stats: stats, deferred: false)
         }
         running[id] = handle
-        return LaunchedRun(id: id, kind: widget.kind, reason: reason, handle: handle)
+        return LaunchedRun(id: id, kind: kind, reason: reason, handle: handle)
     }
 
     private func logStart(_ run: LaunchedRun, pid: Int32) {

@@ -1,0 +1,127 @@
+import Testing
+@testable import WidgetSchedulerCore
+import WidgetSchedulerTestKit
+
+/// The slot queue by position: who gets the next free slot, while widgets wait, leave the queue and the scheduler's
+/// table moves its last widget into a removed one's place.
+struct SlotQueueTests {
+    /// A queue beside a list of ids standing for the scheduler's table, moved the way `DenseTable` moves its keys.
+    struct Table {
+        var ids: [String] = []
+        var queue = SlotQueue()
+
+        mutating func add(_ id: String) {
+            ids.append(id)
+            queue.append()
+        }
+
+        mutating func wait(_ id: String, priority: Int) {
+            queue.insert(id, at: ids.firstIndex(of: id)!, priority: priority)
+        }
+
+        mutating func leave(_ id: String) {
+            queue.remove(at: ids.firstIndex(of: id)!)
+        }
+
+        mutating func remove(_ id: String) {
+            let position = ids.firstIndex(of: id)!
+            let moved = position != ids.count - 1 ? ids.last : nil
+            queue.removeWidget(at: position, movedWidget: moved)
+            ids.swapAt(position, ids.count - 1)
+            ids.removeLast()
+        }
+
+        func waits(_ id: String) -> Bool { queue.contains(at: ids.firstIndex(of: id)!) }
+
+        /// Every waiting widget in turn, each checked to come with its current position.
+        mutating func drain() -> [String] {
+            var order: [String] = []
+            while let next = queue.popFirst() {
+                #expect(ids[next.position] == next.id, "\(next.id) came with position \(next.position)")
+                order.append(next.id)
+            }
+            #expect(queue.isEmpty)
+            return order
+        }
+    }
+
+    enum Step {
+        case add(String), wait(String, priority: Int), leave(String), remove(String)
+    }
+
+    static let cases: [(name: String, steps: [Step], order: [String])] = [
+        ("higher priority first, then first come",
+         [.add("a"), .add("b"), .add("c"), .wait("a", priority: 0), .wait("b", priority: 1), .wait("c", priority: 0)],
+         ["b", "a", "c"]),
+        ("waiting again keeps the first place",
+         [.add("a"), .add("b"), .wait("a", priority: 0), .wait("b", priority: 0), .wait("a", priority: 0)],
+         ["a", "b"]),
+        ("a widget that left is not served, and queues at the back when it comes again",
+         [.add("a"), .add("b"), .wait("a", priority: 0), .wait("b", priority: 0), .leave("a"),
+          .wait("a", priority: 0)],
+         ["b", "a"]),
+        ("the widget moved into a removed one's place keeps its place in the queue",
+         [.add("a"), .add("b"), .add("c"), .wait("c", priority: 0), .wait("b", priority: 0), .remove("a")],
+         ["c", "b"]),
+        ("a removed widget is not served",
+         [.add("a"), .add("b"), .wait("a", priority: 0), .wait("b", priority: 0), .remove("a")],
+         ["b"]),
+        ("a widget added where a removed one was does not inherit its place",
+         [.add("a"), .add("b"), .wait("b", priority: 0), .remove("b"), .add("c")],
+         []),
+    ]
+
+    @Test(arguments: cases.indices)
+    func waitingWidgetsAreServedByPriorityThenArrival(index: Int) {
+        let testCase = Self.cases[index]
+        var table = Table()
+        for step in testCase.steps {
+            switch step {
+            case .add(let id): table.add(id)
+            case .wait(let id, let priority): table.wait(id, priority: priority)
+            case .leave(let id): table.leave(id)
+            case .remove(let id): table.remove(id)
+            }
+        }
+        for id in table.ids {
+            #expect(table.waits(id) == testCase.order.contains(id), "\(testCase.name): \(id)")
+        }
+        #expect(table.drain() == testCase.order, "\(testCase.name)")
+    }
+
+    @Test func agreesWithAnOrderedListOverRandomChanges() {
+        var generator = SeededGenerator(seed: 11)
+        var table = Table()
+        // The model: waiting widgets with their priority, in arrival order.
+        var model: [(id: String, priority: Int)] = []
+        var nextID = 0
+        for step in 0..<3_000 {
+            let roll = Int.random(in: 0..<10, using: &generator)
+            if table.ids.isEmpty || roll == 0 {
+                nextID += 1
+                table.add("w\(nextID)")
+            } else if roll == 1 {
+                let id = table.ids.randomElement(using: &generator)!
+                table.remove(id)
+                model.removeAll { $0.id == id }
+            } else if roll < 6 {
+                let id = table.ids.randomElement(using: &generator)!
+                let priority = Int.random(in: 0..<2, using: &generator)
+                table.wait(id, priority: priority)
+                if !model.contains(where: { $0.id == id }) { model.append((id, priority)) }
+            } else if roll < 8 {
+                let id = table.ids.randomElement(using: &generator)!
+                table.leave(id)
+                model.removeAll { $0.id == id }
+            } else {
+                let first = model.indices.max { model[$0].priority < model[$1].priority || (
+                    model[$0].priority == model[$1].priority && $0 > $1) }
+                let expected = first.map { model.remove(at: $0).id }
+                let served = table.queue.popFirst()
+                #expect(served?.id == expected, "step \(step)")
+                if let served { #expect(table.ids[served.position] == served.id, "step \(step)") }
+                #expect(table.queue.isEmpty == model.isEmpty, "step \(step)")
+            }
+        }
+    }
+}
