@@ -89,6 +89,20 @@ struct SlotQueueTests {
         #expect(table.drain() == testCase.order, "\(testCase.name)")
     }
 
+    @Test func aWidgetQueuedAgainAndAgainWhileNoSlotFreesLeavesNoPileOfStaleElements() {
+        var table = Table()
+        for id in ["a", "b"] { table.add(id) }
+        table.wait("a", priority: 0)
+        table.wait("b", priority: 0)
+        for _ in 0..<1_000 {
+            table.leave("a")
+            table.wait("a", priority: 0)
+        }
+        // Two waiting widgets: stale elements are dropped whenever the heap holds more than 2 × 2 + 64.
+        #expect(table.queue.elementCount <= 68)
+        #expect(table.drain() == ["b", "a"])
+    }
+
     @Test func agreesWithAnOrderedListOverRandomChanges() {
         var generator = SeededGenerator(seed: 11)
         var table = Table()

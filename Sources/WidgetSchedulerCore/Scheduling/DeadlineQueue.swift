@@ -62,13 +62,15 @@ struct DeadlineQueue {
         let last = current.count - 1
         if position != last {
             let moved = current[last]
-            current[last] = Deadline()
             if moved.generation != 0, let movedWidget {
                 push(movedWidget, at: position, time: moved.time)
             }
         }
         current.removeLast()
     }
+
+    /// The elements the heap holds, stale ones included: at most about twice the live deadlines.
+    var elementCount: Int { heap.count }
 
     /// The earliest live deadline.
     mutating func earliest() -> Double? {

@@ -58,12 +58,14 @@ public struct Scheduler: Sendable {
 
     /// The widget's pending run and when it will start; nil when none is pending (or it is quarantined).
     public func plannedRun(for id: String, at now: Instant) -> PlannedRun? {
-        guard let widget = widgets[id], let pending = widget.pending else { return nil }
-        var plan = PlannedRun.plan(pending, for: widget, at: now, settings: settings)
-        if widget.inFlight != nil, plan.at <= now.monotonic + Self.tolerance {
+        guard let position = widgets.position(forKey: id), let pending = widgets[position: position].pending else {
+            return nil
+        }
+        var plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
+        if widgets[position: position].inFlight != nil, plan.at <= now.monotonic + Self.tolerance {
             plan.at = now.monotonic
         }
-        if let position = widgets.position(forKey: id), slotQueue.contains(at: position) {
+        if slotQueue.contains(at: position) {
             plan.because = .concurrency
         }
         return plan
@@ -326,7 +328,8 @@ public struct Scheduler: Sendable {
     /// Starts queued runs while slots are free, exempt reasons first, then in the order they became ready.
     private mutating func fillSlots(at now: Instant, into actions: inout [SchedulerAction]) {
         while runningCount < settings.maxConcurrentRuns, let (id, position) = slotQueue.popFirst() {
-            guard widgets[position: position].inFlight == nil, let pending = widgets[position: position].pending else { continue }
+            guard widgets[position: position].inFlight == nil,
+                  let pending = widgets[position: position].pending else { continue }
             let plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
             if plan.at <= now.monotonic + Self.tolerance {
                 start(id, at: position, at: now, into: &actions)

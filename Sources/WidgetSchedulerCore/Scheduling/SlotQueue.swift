@@ -4,7 +4,8 @@ import HeapModule
 ///
 /// As `DeadlineQueue`, it knows widgets by their position in the scheduler's table too, and keeps each one's place in
 /// an array by position: asking whether a widget waits, queueing it and taking it out hash nothing. An element whose
-/// position no longer holds its sequence number is stale and is skipped when it surfaces.
+/// position no longer holds its sequence number is stale and is skipped when it surfaces, or dropped when stale
+/// ones pile up.
 struct SlotQueue: Sendable {
     private struct Element: Comparable {
         var priority: Int
@@ -30,6 +31,9 @@ struct SlotQueue: Sendable {
 
     var isEmpty: Bool { waitingCount == 0 }
 
+    /// The elements the heap holds, stale ones included: at most about twice the waiting widgets.
+    var elementCount: Int { heap.count }
+
     /// Makes room for `count` widgets.
     mutating func reserveCapacity(_ count: Int) {
         places.reserveCapacity(count)
@@ -49,7 +53,7 @@ struct SlotQueue: Sendable {
         nextSequence += 1
         places[position] = Place(sequence: nextSequence, priority: priority)
         waitingCount += 1
-        heap.insert(Element(priority: priority, sequence: nextSequence, widget: widget, position: position))
+        push(Element(priority: priority, sequence: nextSequence, widget: widget, position: position))
     }
 
     /// Takes the widget at `position` out of the queue, if it waits.
@@ -66,11 +70,10 @@ struct SlotQueue: Sendable {
         let last = places.count - 1
         if position != last {
             let moved = places[last]
-            places[last] = Place()
             places[position] = moved
             if moved.sequence != 0, let movedWidget {
-                heap.insert(Element(priority: moved.priority, sequence: moved.sequence, widget: movedWidget,
-                                    position: position))
+                push(Element(priority: moved.priority, sequence: moved.sequence, widget: movedWidget,
+                             position: position))
             }
         }
         places.removeLast()
@@ -79,11 +82,22 @@ struct SlotQueue: Sendable {
     /// Takes the first waiting widget out of the queue, with its position.
     mutating func popFirst() -> (id: String, position: Int)? {
         while let top = heap.popMin() {
-            if top.position < places.count, places[top.position].sequence == top.sequence {
+            if isLive(top) {
                 remove(at: top.position)
                 return (top.widget, top.position)
             }
         }
         return nil
+    }
+
+    private func isLive(_ element: Element) -> Bool {
+        element.position < places.count && places[element.position].sequence == element.sequence
+    }
+
+    // A widget taken out and queued again leaves its old element behind; while no slot frees, nothing pops them, so
+    // they are dropped when they outnumber the waiting widgets (repeated requests for a kind that waits).
+    private mutating func push(_ element: Element) {
+        heap.insert(element)
+        if heap.count > 2 * waitingCount + 64 { heap = Heap(heap.unordered.filter(isLive)) }
     }
 }
