@@ -5,36 +5,7 @@ import WidgetSchedulerTestKit
 /// The deadline queue by position: what comes due, in which order and at which position, while deadlines change and
 /// the scheduler's table moves its last widget into a removed one's place.
 struct DeadlineQueueTests {
-    /// A queue beside a list of ids standing for the scheduler's table, moved the way `DenseTable` moves its keys.
-    struct Table {
-        var ids: [String] = []
-        var queue = DeadlineQueue()
-
-        mutating func add(_ id: String) {
-            ids.append(id)
-            queue.append()
-        }
-
-        mutating func set(_ id: String, _ time: Double?) {
-            queue.set(id, at: ids.firstIndex(of: id)!, to: time)
-        }
-
-        mutating func remove(_ id: String) {
-            let position = ids.firstIndex(of: id)!
-            let moved = position != ids.count - 1 ? ids.last : nil
-            queue.removeWidget(at: position, movedWidget: moved)
-            ids.swapAt(position, ids.count - 1)
-            ids.removeLast()
-        }
-
-        /// The due widgets, each checked to come with its current position.
-        mutating func popDue(through time: Double) -> [String] {
-            queue.popDue(through: time).map { due in
-                #expect(ids[due.position] == due.id, "\(due.id) came with position \(due.position)")
-                return due.id
-            }
-        }
-    }
+    typealias Table = QueueBesideTable<DeadlineQueue>
 
     enum Step {
         case add(String), set(String, Double?), remove(String)
@@ -92,22 +63,18 @@ struct DeadlineQueueTests {
         var generator = SeededGenerator(seed: 7)
         var table = Table()
         var model: [String: Double] = [:]
-        var nextID = 0
         for step in 0..<3_000 {
             let roll = Int.random(in: 0..<10, using: &generator)
-            if table.ids.isEmpty || roll == 0 {
-                nextID += 1
-                table.add("w\(nextID)")
-            } else if roll == 1 {
-                let id = table.ids.randomElement(using: &generator)!
-                table.remove(id)
+            switch table.randomStep(roll: roll, using: &generator) {
+            case .added:
+                break
+            case .removed(let id):
                 model[id] = nil
-            } else if roll < 8 {
-                let id = table.ids.randomElement(using: &generator)!
+            case .picked(let id) where roll < 8:
                 let time: Double? = roll == 7 ? nil : Double(Int.random(in: 0..<50, using: &generator))
                 table.set(id, time)
                 model[id] = time
-            } else {
+            case .picked:
                 let through = Double(Int.random(in: 0..<50, using: &generator))
                 let expected = model.filter { $0.value <= through }
                     .sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
@@ -115,6 +82,20 @@ struct DeadlineQueueTests {
                 #expect(table.popDue(through: through) == expected, "step \(step)")
                 #expect(table.queue.earliest() == model.values.min(), "step \(step)")
             }
+        }
+    }
+}
+
+extension QueueBesideTable<DeadlineQueue> {
+    mutating func set(_ id: String, _ time: Double?) {
+        queue.set(id, at: position(id), to: time)
+    }
+
+    /// The due widgets, each checked to come with its current position.
+    mutating func popDue(through time: Double) -> [String] {
+        queue.popDue(through: time).map { due in
+            #expect(table.keys[due.position] == due.id, "\(due.id) came with position \(due.position)")
+            return due.id
         }
     }
 }

@@ -47,6 +47,18 @@ struct DenseTableTests {
         #expect(table[removed] == 9)
     }
 
+    @Test("a removal tells the position freed and the key moved into it",
+          arguments: [("a", 0, "d" as String?), ("c", 2, "d"), ("d", 3, nil)])
+    func removalTellsTheMove(removed: String, position: Int, movedKey: String?) throws {
+        var table = Self.table(["a", "b", "c", "d"])
+        let removed = table.remove(removed)
+        let removal = try #require(removed)
+        #expect(removal.value == position && removal.position == position && removal.movedKey == movedKey)
+        if let movedKey { #expect(table.position(forKey: movedKey) == position) }
+        let missing = table.remove("missing")
+        #expect(missing == nil)
+    }
+
     @Test func assigningNilRemovesAndIterationPairsEveryKeyWithItsValue() {
         var table = Self.table(["a", "b", "c"])
         table["a"] = nil

@@ -5,45 +5,7 @@ import WidgetSchedulerTestKit
 /// The slot queue by position: who gets the next free slot, while widgets wait, leave the queue and the scheduler's
 /// table moves its last widget into a removed one's place.
 struct SlotQueueTests {
-    /// A queue beside a list of ids standing for the scheduler's table, moved the way `DenseTable` moves its keys.
-    struct Table {
-        var ids: [String] = []
-        var queue = SlotQueue()
-
-        mutating func add(_ id: String) {
-            ids.append(id)
-            queue.append()
-        }
-
-        mutating func wait(_ id: String, priority: Int) {
-            queue.insert(id, at: ids.firstIndex(of: id)!, priority: priority)
-        }
-
-        mutating func leave(_ id: String) {
-            queue.remove(at: ids.firstIndex(of: id)!)
-        }
-
-        mutating func remove(_ id: String) {
-            let position = ids.firstIndex(of: id)!
-            let moved = position != ids.count - 1 ? ids.last : nil
-            queue.removeWidget(at: position, movedWidget: moved)
-            ids.swapAt(position, ids.count - 1)
-            ids.removeLast()
-        }
-
-        func waits(_ id: String) -> Bool { queue.contains(at: ids.firstIndex(of: id)!) }
-
-        /// Every waiting widget in turn, each checked to come with its current position.
-        mutating func drain() -> [String] {
-            var order: [String] = []
-            while let next = queue.popFirst() {
-                #expect(ids[next.position] == next.id, "\(next.id) came with position \(next.position)")
-                order.append(next.id)
-            }
-            #expect(queue.isEmpty)
-            return order
-        }
-    }
+    typealias Table = QueueBesideTable<SlotQueue>
 
     enum Step {
         case add(String), wait(String, priority: Int), leave(String), remove(String)
@@ -83,7 +45,7 @@ struct SlotQueueTests {
             case .remove(let id): table.remove(id)
             }
         }
-        for id in table.ids {
+        for id in table.table.keys {
             #expect(table.waits(id) == testCase.order.contains(id), "\(testCase.name): \(id)")
         }
         #expect(table.drain() == testCase.order, "\(testCase.name)")
@@ -108,34 +70,52 @@ struct SlotQueueTests {
         var table = Table()
         // The model: waiting widgets with their priority, in arrival order.
         var model: [(id: String, priority: Int)] = []
-        var nextID = 0
         for step in 0..<3_000 {
             let roll = Int.random(in: 0..<10, using: &generator)
-            if table.ids.isEmpty || roll == 0 {
-                nextID += 1
-                table.add("w\(nextID)")
-            } else if roll == 1 {
-                let id = table.ids.randomElement(using: &generator)!
-                table.remove(id)
+            switch table.randomStep(roll: roll, using: &generator) {
+            case .added:
+                break
+            case .removed(let id):
                 model.removeAll { $0.id == id }
-            } else if roll < 6 {
-                let id = table.ids.randomElement(using: &generator)!
+            case .picked(let id) where roll < 6:
                 let priority = Int.random(in: 0..<2, using: &generator)
                 table.wait(id, priority: priority)
                 if !model.contains(where: { $0.id == id }) { model.append((id, priority)) }
-            } else if roll < 8 {
-                let id = table.ids.randomElement(using: &generator)!
+            case .picked(let id) where roll < 8:
                 table.leave(id)
                 model.removeAll { $0.id == id }
-            } else {
+            case .picked:
                 let first = model.indices.max { model[$0].priority < model[$1].priority || (
                     model[$0].priority == model[$1].priority && $0 > $1) }
                 let expected = first.map { model.remove(at: $0).id }
                 let served = table.queue.popFirst()
                 #expect(served?.id == expected, "step \(step)")
-                if let served { #expect(table.ids[served.position] == served.id, "step \(step)") }
+                if let served { #expect(table.table.keys[served.position] == served.id, "step \(step)") }
                 #expect(table.queue.isEmpty == model.isEmpty, "step \(step)")
             }
         }
+    }
+}
+
+extension QueueBesideTable<SlotQueue> {
+    mutating func wait(_ id: String, priority: Int) {
+        queue.insert(id, at: position(id), priority: priority)
+    }
+
+    mutating func leave(_ id: String) {
+        queue.remove(at: position(id))
+    }
+
+    func waits(_ id: String) -> Bool { queue.contains(at: position(id)) }
+
+    /// Every waiting widget in turn, each checked to come with its current position.
+    mutating func drain() -> [String] {
+        var order: [String] = []
+        while let next = queue.popFirst() {
+            #expect(table.keys[next.position] == next.id, "\(next.id) came with position \(next.position)")
+            order.append(next.id)
+        }
+        #expect(queue.isEmpty)
+        return order
     }
 }

@@ -76,17 +76,40 @@ public struct DenseTable<Value> {
 
     @inlinable @discardableResult
     public mutating func removeValue(forKey key: String) -> Value? {
+        remove(key)?.value
+    }
+
+    /// What `remove(_:)` did: the value removed, the position it held, and the key of the value the table moved
+    /// from its end into that position (nil when the removed value was the last).
+    public struct Removal {
+        public var value: Value
+        public var position: Int
+        public var movedKey: String?
+
+        @inlinable public init(value: Value, position: Int, movedKey: String?) {
+            self.value = value
+            self.position = position
+            self.movedKey = movedKey
+        }
+    }
+
+    /// Removes `key`'s value, moving the last value into its place; nil when there is none. Whatever keeps state by
+    /// position beside the table follows the move through the result.
+    @inlinable @discardableResult
+    public mutating func remove(_ key: String) -> Removal? {
         guard let position = positions.removeValue(forKey: key) else { return nil }
         let removed = storedValues[position]
         let last = storedValues.count - 1
+        var movedKey: String?
         if position != last {
             storedValues.swapAt(position, last)
             storedKeys.swapAt(position, last)
             positions[storedKeys[position]] = position
+            movedKey = storedKeys[position]
         }
         storedValues.removeLast()
         storedKeys.removeLast()
-        return removed
+        return Removal(value: removed, position: position, movedKey: movedKey)
     }
 }
 

@@ -155,18 +155,16 @@ public struct Scheduler: Sendable {
     }
 
     private mutating func remove(_ id: String) {
-        guard let position = widgets.position(forKey: id) else { return }
-        let last = widgets.count - 1
-        let movedWidget = position != last ? widgets.keys[last] : nil
-        guard let schedule = widgets.removeValue(forKey: id) else { return }
+        guard let removal = widgets.remove(id) else { return }
+        let schedule = removal.value
         if schedule.inFlight != nil { runningCount -= 1 }
         idsByKind[schedule.kind]?.remove(id)
         if idsByKind[schedule.kind]?.isEmpty == true { idsByKind[schedule.kind] = nil }
         // The table moved its last widget, of any kind, into the gap: every cached position may be stale.
         sortedIDsByKind.removeAll()
         sortedIDs = nil
-        deadlines.removeWidget(at: position, movedWidget: movedWidget)
-        slotQueue.removeWidget(at: position, movedWidget: movedWidget)
+        deadlines.removeWidget(at: removal.position, movedWidget: removal.movedKey)
+        slotQueue.removeWidget(at: removal.position, movedWidget: removal.movedKey)
         budgetNoticeSent.remove(id)
     }
 
