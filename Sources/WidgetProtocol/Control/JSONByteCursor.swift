@@ -13,7 +13,7 @@ public struct JSONByteCursor: JSONByteSink {
     /// How many bytes have been written.
     public private(set) var count = 0
     var cachedSecond = Int64.min
-    var cachedPrefix: [UInt8] = []
+    var cachedPrefix = InlineArray<19, UInt8>(repeating: 0)
 
     /// The most a date takes, quotes included (an RFC 3339 date of a year of any width).
     public static let maximumDateCount = 64

@@ -7,9 +7,10 @@ protocol JSONByteSink {
     mutating func put(_ byte: UInt8)
     mutating func put(_ bytes: UnsafeBufferPointer<UInt8>)
     /// The whole second of the last date written in full and its first 19 characters (`2026-01-05T08:00:00`): a
-    /// reply's dates mostly share their second (10 000 deferrals to the same floor).
+    /// reply's dates mostly share their second (10 000 deferrals to the same floor). Held inline: most objects (a
+    /// Watch event) write one date, and an array for the prefix cost each of them an allocation never used again.
     var cachedSecond: Int64 { get set }
-    var cachedPrefix: [UInt8] { get set }
+    var cachedPrefix: InlineArray<19, UInt8> { get set }
     /// Puts `RFC3339.append(date)`'s text, and caches its first 19 characters for `second` when it has the fixed
     /// width (a four-digit year): `putDate` without the cache.
     mutating func putFullDate(_ date: Date, second: Int64)
@@ -29,7 +30,8 @@ extension JSONByteSink {
         let millisecond = ((total % 1000) + 1000) % 1000
         let second = (total - millisecond) / 1000
         if second == cachedSecond {
-            cachedPrefix.withUnsafeBufferPointer { put($0) }
+            let prefix = cachedPrefix
+            prefix.span.withUnsafeBufferPointer { put($0) }
             if millisecond != 0 {
                 put(UInt8(ascii: "."))
                 put(UInt8(ascii: "0") + UInt8(millisecond / 100))
@@ -50,8 +52,10 @@ extension JSONByteSink {
         guard text.count >= 20, text[start + 19] == UInt8(ascii: ".") || text[start + 19] == UInt8(ascii: "Z") else {
             return
         }
+        var prefix = InlineArray<19, UInt8>(repeating: 0)
+        for index in 0..<19 { prefix[index] = text[start + index] }
         cachedSecond = second
-        cachedPrefix = Array(text[start..<start + 19])
+        cachedPrefix = prefix
     }
 
     /// `text` as a JSON string, quotes included, escaped as `JSONEncoder` escapes with `.withoutEscapingSlashes`.

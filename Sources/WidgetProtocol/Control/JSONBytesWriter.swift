@@ -8,7 +8,7 @@ public struct JSONBytesWriter: JSONByteSink {
     /// The text written so far.
     public private(set) var bytes: [UInt8] = []
     var cachedSecond = Int64.min
-    var cachedPrefix: [UInt8] = []
+    var cachedPrefix = InlineArray<19, UInt8>(repeating: 0)
 
     public init(reservingCapacity capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
