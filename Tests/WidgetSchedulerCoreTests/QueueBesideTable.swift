@@ -1,16 +1,6 @@
 @testable import WidgetSchedulerCore
 import WidgetSchedulerTestKit
 
-/// A queue that keeps state by a widget's position in the scheduler's table, as `DeadlineQueue` and `SlotQueue` do.
-protocol PositionedQueue {
-    init()
-    mutating func append()
-    mutating func removeWidget(at position: Int, movedWidget: String?)
-}
-
-extension DeadlineQueue: PositionedQueue {}
-extension SlotQueue: PositionedQueue {}
-
 /// A positioned queue beside a `DenseTable`, told of the table's additions and removals as the scheduler tells it.
 struct QueueBesideTable<Queue: PositionedQueue> {
     var table = DenseTable<Int>()
