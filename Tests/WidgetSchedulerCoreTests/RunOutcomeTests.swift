@@ -10,4 +10,14 @@ import WidgetSchedulerCore
     func outcomeName(_ outcome: RunOutcome, _ name: String) {
         #expect(outcome.name == name)
     }
+
+    @Test("an outcome's detail is its failure's, none for a success", arguments: [
+        (RunOutcome.success(Timeline(entries: [], policy: .never)), nil),
+        (.failure(reason: "timeout", detail: "killed after 30 s"), "killed after 30 s"),
+        (.failure(reason: "invalid", detail: "the provider did not answer with a timeline"),
+         "the provider did not answer with a timeline"),
+    ] as [(RunOutcome, String?)])
+    func outcomeDetail(_ outcome: RunOutcome, _ detail: String?) {
+        #expect(outcome.detail == detail)
+    }
 }

@@ -343,21 +343,30 @@ struct WidgetServiceTests {
 
     @Test func watchersSeeEntryChangesAtTheirDatesAndRunResults() throws {
         let harness = try WidgetServiceHarness()
-        var events: [WatchEvent] = []
-        _ = harness.service.watch(WatchMethod.Parameters(kind: "clock")) {
-            events.append($0)
-            return true
-        }
+        let watch = WatchRecorder(harness.service, WatchMethod.Parameters(kind: "clock"))
         _ = try harness.addWidget()
         harness.launcher.launches[0].succeed(harness.timeline([0, 1, 2]))
-        #expect(events.map(\.event) == [.runFinished, .entryChanged])
+        #expect(watch.events.map(\.event) == [.runFinished, .entryChanged])
         #expect(harness.timer.armedAt == 1)
         harness.advance(to: 1)
         harness.advance(to: 2)
-        let entries = events.filter { $0.event == .entryChanged }
+        let entries = watch.events.filter { $0.event == .entryChanged }
         #expect(entries.count == 3)
         #expect(entries.last?.date == harness.clock.now().wall)
         #expect(entries.last?.content == .object(["t": .integer(1)]))
+    }
+
+    @Test func anAnswerThatIsNoTimelineIsToldAlikeToWatchersAndInTheHistory() throws {
+        let harness = try WidgetServiceHarness()
+        let watch = WatchRecorder(harness.service, WatchMethod.Parameters(kind: "clock"))
+        let id = try harness.addWidget()
+        harness.launcher.launches[0].complete(.success(.configuration([:]), stderrTail: ""))
+        harness.service.flush()
+        let finished = try #require(watch.events.first { $0.event == .runFinished })
+        let line = try #require(try harness.store.history(widgetID: id, since: .distantPast).last)
+        #expect(finished.outcome == "invalid" && line.outcome == "invalid")
+        #expect(finished.detail == "the provider did not answer with a timeline")
+        #expect(line.detail == finished.detail)
     }
 
     @Test func aConfigurationChangeIsValidatedAndRunsAtOnce() throws {

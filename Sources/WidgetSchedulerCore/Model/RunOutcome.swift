@@ -17,4 +17,12 @@ public enum RunOutcome: Sendable, Hashable {
         case .failure(let reason, _): reason
         }
     }
+
+    /// The failure's detail, nil for a success: as history lines and `Watch` events carry it.
+    public var detail: String? {
+        switch self {
+        case .success: nil
+        case .failure(_, let detail): detail
+        }
+    }
 }

@@ -445,7 +445,7 @@ public final class WidgetService {
         let tell = { [self] in
             logRun(id, kind: kind, reason: reason, outcome: outcome, result: result, stats: stats, at: now)
             broadcast(.runFinished(widget: id, kind: kind, date: now.wall, reason: reason.rawValue,
-                                   outcome: outcomeName, detail: result.failure?.detail))
+                                   outcome: outcomeName, detail: outcome.detail))
         }
         if deferred || isHandling {
             tell()
@@ -582,11 +582,9 @@ public final class WidgetService {
 
     /// A run line's history line, which stands for the run and the `earlierRuns` folded into it.
     private func historyRecord(of line: RunLine, earlierRuns: Int) -> HistoryRecord {
-        let detail: String?
-        if case .failure(_, let failureDetail) = line.outcome { detail = failureDetail } else { detail = nil }
-        return HistoryRecord(widgetID: line.id, at: line.at.wall, monotonic: line.at.monotonic, event: .run,
-                             reason: line.reason.rawValue, outcome: line.outcome.name, detail: detail,
-                             runs: earlierRuns + 1)
+        HistoryRecord(widgetID: line.id, at: line.at.wall, monotonic: line.at.monotonic, event: .run,
+                      reason: line.reason.rawValue, outcome: line.outcome.name, detail: line.outcome.detail,
+                      runs: earlierRuns + 1)
     }
 
     /// Writes the widget's folded run line, if one is kept, before another of its lines.
@@ -612,8 +610,7 @@ public final class WidgetService {
         let (id, kind, stats) = (line.id, line.kind, line.stats)
         // The widget's fields set here, as in `logStart`, into the kept template of this line's keys (taken out
         // while it is filled, so that the writes find its storage unshared).
-        let succeeded: Bool
-        if case .success = line.outcome { succeeded = true } else { succeeded = false }
+        let succeeded = line.outcome.isSuccess
         let folded = succeeded && earlierRuns > 0
         let shape = folded ? 4 + (stats.exitStatus == nil ? 0 : 1)
             : (succeeded ? 0 : 2) + (stats.exitStatus == nil ? 0 : 1)
