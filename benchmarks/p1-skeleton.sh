@@ -2,9 +2,11 @@
 # How much of P1's gap is the daemon's structure and how much its own code: alternating rounds of the bare C loop,
 # skeleton-loop (the daemon's run pipeline in C: its event-loop thread, its real spawning thread and Landlock
 # domain, its pipes, exit poller, reads, group kill and reap, and none of its Swift) and P1's daemon, each over the
-# same window at 2 runs at a time. Prints each round, then the best of each side and their ratios: skeleton ÷ C
-# loop is what the structure and the sandbox leave of the physical limit, daemon ÷ skeleton what the daemon's
-# own work per run (decoding, deciding, storing, publishing, logging) leaves of that.
+# same window at 2 runs at a time. Prints each round with each side's CPU a run (its own, every thread, and its
+# providers'), then the best of each side and their ratios: skeleton ÷ C loop is what the structure and the sandbox
+# leave of the physical limit, daemon ÷ skeleton what the daemon's own work per run (decoding, deciding, storing,
+# publishing, logging) leaves of that. The CPU a run, compared within a round, is the steadier of the two measures
+# on a VM whose speed moves between windows (docs/benchmarks.md, fourteenth session).
 #
 # usage: benchmarks/p1-skeleton.sh
 # env:   SCRATCH=.build  ROUNDS=6  P1_SECONDS=5  SCHED=fifo|other
