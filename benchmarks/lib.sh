@@ -67,6 +67,22 @@ start_p1() {
     add_trivial_widgets 4
 }
 
+# daemon_times: the wall clock (s), the started daemon's own CPU (every thread) and its reaped providers' CPU (clock
+# ticks, `getconf CLK_TCK` a second), on one line. Taken before and after a `daemon-bench runs` call, they give the
+# daemon's CPU a run (`daemon_cpu_per_run`).
+daemon_times() {
+    echo "$(date +%s.%N) $(awk '{print $14 + $15, $16 + $17}' /proc/"$daemon_pid"/stat)"
+}
+
+# daemon_cpu_per_run BEFORE AFTER RATE: "OWN PROVIDERS", the daemon's CPU a run in µs between two `daemon_times`
+# lines, its rate (runs/s) times the wall time between them standing for its runs (a `runs` call's warm-up runs at
+# the window's rate).
+daemon_cpu_per_run() {
+    echo "$1 $2" | awk -v rate="$3" -v tck="$(getconf CLK_TCK)" '{
+        runs = rate * ($4 - $1)
+        printf "%.1f %.1f", ($5 - $2) / tck * 1e6 / runs, ($6 - $3) / tck * 1e6 / runs }'
+}
+
 # pause_daemon: stops the started daemon (SIGSTOP) and lets the runs it had in flight end, before another loop is
 # measured alone; resume with `kill -CONT "$daemon_pid"`.
 pause_daemon() {

@@ -26,13 +26,6 @@ machine_line
 echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg); scheduling: ${prio:-ordinary};" \
     "skeleton sandbox: ${SKELETON_SANDBOX:-1}; daemon: ${DAEMON_TOML:-default}"
 start_p1 p1 "$DAEMON_TOML"
-tck=$(getconf CLK_TCK)
-# daemon_times: the wall clock, the daemon's own CPU (every thread) and its reaped providers' CPU, in ticks. Over a
-# `runs` call they give the daemon's CPU a run, its rate times the call's length standing for the runs (the
-# warm-up's rate is the window's).
-daemon_times() {
-    echo "$(date +%s.%N) $(awk '{print $14 + $15, $16 + $17}' /proc/"$daemon_pid"/stat)"
-}
 best_c=0
 best_s=0
 best_d=0
@@ -50,9 +43,7 @@ while [ "$round" -le "$ROUNDS" ]; do
     echo "round $round: C loop $c_rate runs/s (parent $(echo "$c" | field parent_cpu_us_per_run) µs a run," \
         "providers $(echo "$c" | field children_cpu_us_per_run)), skeleton $s_rate (parent" \
         "$(echo "$s" | field parent_cpu_us_per_run), providers $(echo "$s" | field children_cpu_us_per_run))," \
-        "daemon $d ($(echo "$before $after" | awk -v rate="$d" -v tck="$tck" '{
-            runs = rate * ($4 - $1)
-            printf "parent %.1f, providers %.1f", ($5 - $2) / tck * 1e6 / runs, ($6 - $3) / tck * 1e6 / runs }'))"
+        "daemon $d ($(daemon_cpu_per_run "$before" "$after" "$d" | awk '{printf "parent %s, providers %s", $1, $2}'))"
     best_c=$(awk -v a="$c_rate" -v b="$best_c" 'BEGIN {print (a > b) ? a : b}')
     best_s=$(awk -v a="$s_rate" -v b="$best_s" 'BEGIN {print (a > b) ? a : b}')
     best_d=$(awk -v a="$d" -v b="$best_d" 'BEGIN {print (a > b) ? a : b}')

@@ -5,7 +5,9 @@
 // Landlock domain); it learns of each exit through the same exit poller (the stdout end's hang-up, one-shot), checks
 // the child has exited (or watches its pidfd when the output ended first), reads stdout and stderr to their ends
 // without waiting, kills the child's group and reaps it, and starts the next run in the freed slot. It decodes,
-// decides, stores and publishes nothing: the difference between this and the daemon is the daemon's own code.
+// decides, stores and publishes nothing: the difference between this and the daemon is the daemon's own code. (Nor
+// does it change the child's working directory, as the daemon does to the manifest's: the third session measured
+// that as nothing, docs/benchmarks.md.)
 //
 // usage: skeleton-loop PROVIDER REQUEST_FILE SECONDS [SLOTS]
 //   SLOTS runs at a time (default 2, as P1's `max-concurrent-runs`); runs are started until SECONDS have passed and

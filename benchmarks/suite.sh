@@ -52,15 +52,21 @@ start_p1 p1
 best_c=0
 best_d=0
 rounds_seen=
+cpu_seen=
 round=1
 while [ "$round" -le "$ROUNDS" ]; do
     pause_daemon
-    c=$($prio "$work/spawn-loop" "$provider" "$work/request.json" 1 2 "$P1_SECONDS" | field rate)
+    c_out=$($prio "$work/spawn-loop" "$provider" "$work/request.json" 1 2 "$P1_SECONDS")
+    c=$(echo "$c_out" | field rate)
     kill -CONT "$daemon_pid"
+    before=$(daemon_times)
     d=$($prio "$bench" runs --socket "$socket" --warmup 1 --seconds "$P1_SECONDS" | field rate)
+    d_cpu=$(daemon_cpu_per_run "$before" "$(daemon_times)" "$d")
     ratio=$(awk -v d="$d" -v c="$c" 'BEGIN {printf "%.3f", d / c}')
     log "  round $round: C loop $c runs/s, daemon $d runs/s, ratio $ratio"
     rounds_seen="$rounds_seen $c $d"
+    cpu_seen="$cpu_seen $(echo "$c_out" | field parent_cpu_us_per_run) $(echo "$c_out" | field children_cpu_us_per_run)"
+    cpu_seen="$cpu_seen $d_cpu"
     best_c=$(awk -v a="$c" -v b="$best_c" 'BEGIN {print (a > b) ? a : b}')
     best_d=$(awk -v a="$d" -v b="$best_d" 'BEGIN {print (a > b) ? a : b}')
     round=$((round + 1))
@@ -76,6 +82,16 @@ rounds_row=$(echo "$rounds_seen" | awk '{
     median = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
     printf "median %.3f (%.3f – %.3f); all runs %.3f", median, r[1], r[n], d / c }')
 row "P1 the rounds' ratios (information)" "-" "$rounds_row" "info"
+# CPU a run, the steadier measure on a VM whose speed moves between windows: the parents' (every thread) and the
+# providers', the median over the rounds of each.
+cpu_row=$(echo "$cpu_seen" | awk '
+    function median(column,   n, i, j, t, v) {
+        n = 0; for (i = column; i <= NF; i += 4) v[++n] = $i
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+        return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+    { printf "parent: C loop %.1f, daemon %.1f; providers: C loop %.1f, daemon %.1f", median(1), median(3), median(2),
+          median(4) }')
+row "P1 CPU a run, medians over the rounds (µs, information)" "-" "$cpu_row" "info"
 fi
 
 # P2: 100 000 widgets with 10-entry timelines, nothing due for a day.
