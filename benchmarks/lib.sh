@@ -76,12 +76,22 @@ daemon_times() {
 
 # daemon_cpu_per_run BEFORE AFTER RATE: "OWN PROVIDERS", the daemon's CPU a run in µs between two `daemon_times`
 # lines, its rate (runs/s) times the wall time between them standing for its runs (a `runs` call's warm-up runs at
-# the window's rate).
+# the window's rate); "nan nan" when it made no runs, so that a broken daemon is reported rather than ends the script.
 daemon_cpu_per_run() {
     echo "$1 $2" | awk -v rate="$3" -v tck="$(getconf CLK_TCK)" '{
         runs = rate * ($4 - $1)
+        if (runs <= 0) { print "nan nan"; exit }
         printf "%.1f %.1f", ($5 - $2) / tck * 1e6 / runs, ($6 - $3) / tck * 1e6 / runs }'
 }
+
+# The awk function median(first, stride): the median of fields first, first + stride, ... of the current line, "nan"
+# ones left out (nan if none is left). For the suite's rows that read a measure's rounds.
+awk_median='
+    function median(first, stride,   n, i, j, t, v) {
+        n = 0; for (i = first; i <= NF; i += stride) if ($i != "nan") v[++n] = $i + 0
+        if (n == 0) return "nan"
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+        return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
 
 # pause_daemon: stops the started daemon (SIGSTOP) and lets the runs it had in flight end, before another loop is
 # measured alone; resume with `kill -CONT "$daemon_pid"`.

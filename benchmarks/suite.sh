@@ -76,21 +76,20 @@ ratio=$(awk -v d="$best_d" -v c="$best_c" 'BEGIN {printf "%.3f", d / c}')
 row "P1 daemon runs/s ÷ C loop runs/s (2 workers)" "≥ 0.90" "$ratio ($best_d / $best_c)" "$(verdict "$ratio" 0.90 ">=")"
 # The same rounds read two other ways, beside the verdict: the median and range of the rounds' own ratios, and the
 # daemon's runs in all its windows over the C loop's in all of its (the windows are equally long).
-rounds_row=$(echo "$rounds_seen" | awk '{
-    n = 0; for (i = 1; i < NF; i += 2) { n++; r[n] = $(i + 1) / $i; c += $i; d += $(i + 1) }
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
-    median = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
-    printf "median %.3f (%.3f – %.3f); all runs %.3f", median, r[1], r[n], d / c }')
+rounds_row=$(echo "$rounds_seen" | awk "$awk_median"' {
+    line = ""; low = ""; high = ""
+    for (i = 1; i < NF; i += 2) {
+        r = $(i + 1) / $i; line = line " " r; c += $i; d += $(i + 1)
+        if (low == "" || r < low) low = r; if (high == "" || r > high) high = r
+    }
+    $0 = line
+    printf "median %.3f (%.3f – %.3f); all runs %.3f", median(1, 1), low, high, d / c }')
 row "P1 the rounds' ratios (information)" "-" "$rounds_row" "info"
 # CPU a run, the steadier measure on a VM whose speed moves between windows: the parents' (every thread) and the
 # providers', the median over the rounds of each.
-cpu_row=$(echo "$cpu_seen" | awk '
-    function median(column,   n, i, j, t, v) {
-        n = 0; for (i = column; i <= NF; i += 4) v[++n] = $i
-        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
-        return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
-    { printf "parent: C loop %.1f, daemon %.1f; providers: C loop %.1f, daemon %.1f", median(1), median(3), median(2),
-          median(4) }')
+cpu_row=$(echo "$cpu_seen" | awk "$awk_median"' {
+    printf "parent: C loop %.1f, daemon %.1f; providers: C loop %.1f, daemon %.1f", median(1, 4), median(3, 4),
+        median(2, 4), median(4, 4) }')
 row "P1 CPU a run, medians over the rounds (µs, information)" "-" "$cpu_row" "info"
 fi
 
