@@ -67,11 +67,16 @@ start_p1() {
     add_trivial_widgets 4
 }
 
-# daemon_times: the wall clock (s), the started daemon's own CPU (every thread) and its reaped providers' CPU (clock
-# ticks, `getconf CLK_TCK` a second), on one line. Taken before and after a `daemon-bench runs` call, they give the
-# daemon's CPU a run (`daemon_cpu_per_run`).
+# own PID: the CPU of process PID, every thread (fields 14 and 15 of /proc/PID/stat), in clock ticks (`getconf
+# CLK_TCK` a second); 0 without a PID.
+own() { if [ -n "${1:-}" ]; then awk '{print $14 + $15}' /proc/"$1"/stat; else echo 0; fi; }
+# reaped PID: its reaped children's CPU (fields 16 and 17): the providers and what they waited for.
+reaped() { if [ -n "${1:-}" ]; then awk '{print $16 + $17}' /proc/"$1"/stat; else echo 0; fi; }
+
+# daemon_times: the wall clock (s), then the started daemon's `own` and `reaped` CPU, on one line. Taken before and
+# after a `daemon-bench runs` call, they give the daemon's CPU a run (`daemon_cpu_per_run`).
 daemon_times() {
-    echo "$(date +%s.%N) $(awk '{print $14 + $15, $16 + $17}' /proc/"$daemon_pid"/stat)"
+    echo "$(date +%s.%N) $(own "$daemon_pid") $(reaped "$daemon_pid")"
 }
 
 # daemon_cpu_per_run BEFORE AFTER RATE: "OWN PROVIDERS", the daemon's CPU a run in µs between two `daemon_times`

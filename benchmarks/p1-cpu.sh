@@ -30,9 +30,6 @@ tck=$(getconf CLK_TCK)
 # Busy time of the whole machine (user, nice, system, irq, softirq), and apart from it the time the hypervisor took.
 busy() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 steal() { awk '/^cpu / {print $9}' /proc/stat; }
-own() { if [ -n "${1:-}" ]; then awk '{print $14 + $15}' /proc/"$1"/stat; else echo 0; fi; }
-# The reaped children's times (fields 16 and 17): the providers and what they waited for.
-reaped() { if [ -n "${1:-}" ]; then awk '{print $16 + $17}' /proc/"$1"/stat; else echo 0; fi; }
 # measure LABEL PID CMD...: one line of CPU per run while CMD runs: the machine's, the parent's and the providers'.
 # The parent and its reaped providers come from /proc/PID/stat for the daemon (PID), otherwise from the
 # parent_cpu_us_per_run and children_cpu_us_per_run that spawn-loop and runner-bench print.

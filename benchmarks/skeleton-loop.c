@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include "CSpawn.h"
 #include "CSpawnSandbox.h"
+#include "loop-report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,11 +56,6 @@ static posix_spawnattr_t attributes;
 static cspawn_sandbox *sandbox;
 static int poller;
 static char buffer[65536];
-
-static void fail(const char *what) {
-    perror(what);
-    exit(1);
-}
 
 static double now(void) {
     struct timespec time;
@@ -146,11 +141,7 @@ int main(int argc, char **argv) {
         return 64;
     }
     provider = argv[1];
-    FILE *file = fopen(argv[2], "rb");
-    if (!file) fail(argv[2]);
-    request = malloc(1 << 16);
-    request_size = fread(request, 1, 1 << 16, file);
-    fclose(file);
+    request = read_request(argv[2], 1 << 16, &request_size);
     double seconds = atof(argv[3]);
     int slots = argc == 5 ? atoi(argv[4]) : 2;
     if (!(seconds > 0) || slots < 1 || slots > 64) {
@@ -209,14 +200,6 @@ int main(int argc, char **argv) {
     }
     double elapsed = now() - started;
     if (sandbox) cspawn_sandbox_stop(sandbox);
-    struct rusage usage, children;
-    getrusage(RUSAGE_SELF, &usage);
-    getrusage(RUSAGE_CHILDREN, &children);
-    double cpu = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                 (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-    double children_cpu = (double)(children.ru_utime.tv_sec + children.ru_stime.tv_sec) +
-                          (double)(children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6;
-    printf("runs=%d seconds=%.3f rate=%.1f parent_cpu_us_per_run=%.1f children_cpu_us_per_run=%.1f\n", runs, elapsed,
-           runs / elapsed, cpu * 1e6 / runs, children_cpu * 1e6 / runs);
+    report_runs(runs, elapsed);
     return 0;
 }

@@ -15,6 +15,8 @@
 // alternating runs (docs/benchmarks.md).
 
 #define _GNU_SOURCE
+#include "loop-report.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -23,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,11 +40,6 @@ static double window_seconds;
 static struct timespec start;
 static int extras;
 static int extras_poller = -1;
-
-static void fail(const char *what) {
-    perror(what);
-    exit(1);
-}
 
 static double since_start(void) {
     struct timespec now;
@@ -130,11 +126,7 @@ int main(int argc, char **argv) {
         return 64;
     }
     provider = argv[1];
-    FILE *file = fopen(argv[2], "rb");
-    if (!file) fail(argv[2]);
-    request = malloc(1 << 20);
-    request_size = fread(request, 1, 1 << 20, file);
-    fclose(file);
+    request = read_request(argv[2], 1 << 20, &request_size);
     int runs = atoi(argv[3]), workers = atoi(argv[4]);
     if (runs <= 0 || workers <= 0) { fprintf(stderr, "spawn-loop: RUNS and WORKERS must be positive\n"); return 64; }
     window_seconds = argc == 6 ? atof(argv[5]) : 0;
@@ -152,16 +144,6 @@ int main(int argc, char **argv) {
         pthread_join(threads[index], NULL);
         total += finished[index];
     }
-    double seconds = since_start();
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    double cpu = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                 (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-    struct rusage children;
-    getrusage(RUSAGE_CHILDREN, &children);
-    double children_cpu = (double)(children.ru_utime.tv_sec + children.ru_stime.tv_sec) +
-                          (double)(children.ru_utime.tv_usec + children.ru_stime.tv_usec) / 1e6;
-    printf("runs=%d seconds=%.3f rate=%.1f parent_cpu_us_per_run=%.1f children_cpu_us_per_run=%.1f\n", total,
-           seconds, total / seconds, cpu * 1e6 / total, children_cpu * 1e6 / total);
+    report_runs(total, since_start());
     return 0;
 }

@@ -52,7 +52,6 @@ struct DeadlineQueue {
         if current[position].generation != 0, current[position].time == time { return }
         if current[position].generation == 0 { liveCount += 1 }
         push(widget, at: position, time: time)
-        if heap.count > 2 * liveCount + 64 { compact() }
     }
 
     /// The widget at `position` was removed, and the table moved its last widget, `movedWidget` (nil when the removed
@@ -91,10 +90,13 @@ struct DeadlineQueue {
         return due
     }
 
+    // Every push may leave an older element stale (a changed deadline, a moved widget), so the bound on stale ones is
+    // kept here, as `SlotQueue.push` keeps its own.
     private mutating func push(_ widget: String, at position: Int, time: Double) {
         nextGeneration &+= 1
         current[position] = Deadline(time: time, generation: nextGeneration)
         heap.insert(Element(time: time, widget: widget, position: position, generation: nextGeneration))
+        if heap.count > 2 * liveCount + 64 { compact() }
     }
 
     private mutating func clear(at position: Int) {
