@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -133,4 +134,49 @@ int cspawn_reap_group_members(pid_t pgid) {
         if (info.si_pid == 0) return reaped;
         reaped++;
     }
+}
+
+// glibc 2.36 declares neither sched_getattr nor its structure: the kernel's layout (SCHED_ATTR_SIZE_VER1).
+struct cspawn_sched_attr {
+    uint32_t size;
+    uint32_t sched_policy;
+    uint64_t sched_flags;
+    int32_t sched_nice;
+    uint32_t sched_priority;
+    uint64_t sched_runtime;
+    uint64_t sched_deadline;
+    uint64_t sched_period;
+    uint32_t sched_util_min;
+    uint32_t sched_util_max;
+};
+
+#ifndef SCHED_FLAG_RESET_ON_FORK
+#define SCHED_FLAG_RESET_ON_FORK 0x01
+#endif
+
+static int get_sched_attr(struct cspawn_sched_attr *attributes) {
+    memset(attributes, 0, sizeof *attributes);
+    return (int)syscall(SYS_sched_getattr, 0, attributes, sizeof *attributes, 0);
+}
+
+int cspawn_thread_scheduling_get(cspawn_thread_scheduling *scheduling) {
+    struct cspawn_sched_attr attributes;
+    if (get_sched_attr(&attributes) != 0) return -1;
+    scheduling->policy = (int)attributes.sched_policy;
+    scheduling->reset_on_fork = (attributes.sched_flags & SCHED_FLAG_RESET_ON_FORK) != 0;
+    scheduling->nice = attributes.sched_nice;
+    int fair = attributes.sched_policy == SCHED_OTHER || attributes.sched_policy == SCHED_BATCH;
+    scheduling->slice_ns = fair ? attributes.sched_runtime : 0;
+    return 0;
+}
+
+int cspawn_thread_request_slice(uint64_t slice_ns) {
+    struct cspawn_sched_attr attributes;
+    if (get_sched_attr(&attributes) != 0) return -1;
+    if (attributes.sched_policy != SCHED_OTHER && attributes.sched_policy != SCHED_BATCH) return 0;
+    attributes.size = sizeof attributes;
+    attributes.sched_runtime = slice_ns;
+    // Only the flag: the utilization clamps read back are left alone without SCHED_FLAG_UTIL_CLAMP.
+    attributes.sched_flags = SCHED_FLAG_RESET_ON_FORK;
+    return syscall(SYS_sched_setattr, 0, &attributes, 0) == 0 ? 1 : -1;
 }

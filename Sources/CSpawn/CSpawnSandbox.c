@@ -365,6 +365,8 @@ static void *sandbox_main(void *argument) {
     struct cspawn_sandbox *sandbox = argument;
     // Named for `top -H`, perf and /proc/PID/task/*/comm (at most 15 bytes).
     pthread_setname_np(pthread_self(), "provider-spawn");
+    // Best effort, as the event loop's: a kernel that refuses keeps the default slice, and spawns all the same.
+    (void)cspawn_thread_request_slice(CSPAWN_LATENCY_SLICE_NS);
     const char *step = NULL;
     int failed = restrict_self(sandbox, &step) != 0;
     int saved = errno;

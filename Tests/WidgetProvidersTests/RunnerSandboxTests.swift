@@ -130,6 +130,45 @@ struct RunnerSandboxTests {
         withExtendedLifetime(sandbox) {}
     }
 
+    /// A shell provider that reports its policy (through util-linux's chrt) and its slice (the scheduler's debug file).
+    private static let schedulingProbe = """
+        #!/bin/sh
+        printf 'policy=%s ' "$(chrt -p $$ 2>/dev/null | sed -n 's/.*policy: //p' | tr -d ' ')"
+        printf 'slice=%s\\n' "$(sed -n 's/^se\\.slice[[:space:]]*:[[:space:]]*//p' /proc/self/sched 2>/dev/null)"
+        """
+
+    /// The slice of every thread of this process named `name`, from the scheduler's debug files.
+    private static func slices(ofThreadsNamed name: String) throws -> [UInt64] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").compactMap { task in
+            guard (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) == name + "\n",
+                  let sched = try? String(contentsOfFile: "/proc/self/task/\(task)/sched", encoding: .utf8),
+                  let line = sched.split(separator: "\n").first(where: { $0.hasPrefix("se.slice") }) else {
+                return nil
+            }
+            return line.split(separator: ":").last.flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+        }
+    }
+
+    @Test func theSpawningThreadRunsWithTheLatencySliceAndItsProvidersWithTheDefault() throws {
+        let root = try RunnerHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
+        let spec = ProcessSpec(argv: try RunnerHarness.interpreted(Self.schedulingProbe, in: root), timeout: 10)
+        let result = RunnerHarness.run([spec], sandbox: sandbox)[0]
+        #expect(result.succeeded, "\(result)")
+        let report = Self.outcomes(result)
+        // Without chrt (util-linux) the policy is not reported; with it, no reset flag was passed on.
+        if let policy = report["policy"], !policy.isEmpty { #expect(policy == "SCHED_OTHER") }
+        // A kernel before 6.12 has no slices to report, and one without scheduler debug files cannot show them.
+        guard let defaultSlice = ThreadScheduling.current()?.sliceNanoseconds, let slice = report["slice"],
+              !slice.isEmpty else { return }
+        #expect(slice == String(defaultSlice))
+        let spawning = try Self.slices(ofThreadsNamed: "provider-spawn")
+        #expect(!spawning.isEmpty)
+        #expect(spawning.allSatisfy { $0 == ThreadScheduling.latencySliceNanoseconds }, "\(spawning)")
+        withExtendedLifetime(sandbox) {}
+    }
+
     @Test func theSandboxGuardsTruncationWithLandlocksRightWhereItsABIHasOneAndWithAFilterElsewhere() throws {
         let seccomp = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("Seccomp_filters:") } != nil

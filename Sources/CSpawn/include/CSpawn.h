@@ -80,6 +80,34 @@ int cspawn_name_current_thread(const char *name);
 /// Returns how many were reaped, or -1 with errno (ECHILD when the caller has no such child).
 int cspawn_reap_group_members(pid_t pgid);
 
+/// How the calling thread is scheduled, as sched_getattr(2) reports it.
+typedef struct {
+    /// SCHED_OTHER, SCHED_BATCH, SCHED_IDLE, SCHED_FIFO, SCHED_RR or SCHED_DEADLINE.
+    int policy;
+    /// 1 when the thread's children (processes and threads) start without its policy, negative nice and slice.
+    int reset_on_fork;
+    /// The nice value.
+    int nice;
+    /// The EEVDF slice of a SCHED_OTHER or SCHED_BATCH thread in nanoseconds (Linux 6.12 and later); 0 where the
+    /// kernel reports none.
+    uint64_t slice_ns;
+} cspawn_thread_scheduling;
+
+/// The slice the daemon's latency-critical threads ask for (the event loop and the spawning thread): the kernel's
+/// smallest, 0.1 ms, about one run's work on either. With the default (0.7 ms times 1 + log2 of the CPUs), a thread
+/// woken by a provider's exit waited on a CPU behind another provider for up to that long while the exit's CPU idled.
+static const uint64_t CSPAWN_LATENCY_SLICE_NS = 100000;
+
+/// Reads the calling thread's scheduling. Returns 0, or -1 with errno.
+int cspawn_thread_scheduling_get(cspawn_thread_scheduling *scheduling);
+
+/// Asks for a short EEVDF slice for the calling thread, when it runs under SCHED_OTHER or SCHED_BATCH, and sets
+/// SCHED_RESET_ON_FORK, so that what it starts (providers, threads) keeps the kernel's default slice and a nice of
+/// at least 0. Linux 6.12 and later let a thread with a shorter slice preempt, when it wakes, one running a longer
+/// slice; older kernels keep the default slice. Its policy and nice are left as they are. Returns 1 when set, 0
+/// when the thread's policy is another (real-time, deadline or idle: nothing is changed), or -1 with errno.
+int cspawn_thread_request_slice(uint64_t slice_ns);
+
 #include "CSpawnSandbox.h"
 
 #endif

@@ -7,8 +7,9 @@ import WidgetProviders
 import WidgetSchedulerCore
 
 /// The `widget-scheduler` service: one sd-event loop serving the scheduler's one timer, provider pipes and pidfds,
-/// control connections, signals, wall-clock changes and the watchdog. No threads, no async, no Dispatch: with
-/// nothing due, the process sleeps.
+/// control connections, signals, wall-clock changes and the watchdog. No async and no Dispatch: besides the loop,
+/// only the provider sandbox's spawning thread and the state store's checkpoint thread, each asleep until the loop
+/// hands it work. With nothing due, the process sleeps.
 public final class Daemon {
     /// Command-line choices.
     public struct Options: Sendable {
@@ -115,6 +116,25 @@ public final class Daemon {
         }
     }
 
+    /// Says what asking for the event loop's short scheduling slice did (`ThreadScheduling`); the spawning thread
+    /// asks the same of the same kernel.
+    func logLatencySlice(_ request: ThreadScheduling.SliceRequest) {
+        switch request {
+        case .applied:
+            let granted = ThreadScheduling.current()?.sliceNanoseconds == ThreadScheduling.latencySliceNanoseconds
+            let slice = granted ? "a 0.1 ms scheduling slice"
+                : "a 0.1 ms scheduling slice, which this kernel does not grant (Linux 6.12 or later does)"
+            logger.info("event loop and provider spawning ask for \(slice); providers start with the default slice")
+        case .otherPolicy(let policy):
+            logger.info("running under \(policy): the threads' scheduling is left as it is, and providers inherit it")
+        case .failed(let code):
+            logger.warning("""
+                cannot ask for a short scheduling slice (sched_setattr: \(String(cString: strerror(code)))): a \
+                provider's exit may wait for a CPU behind another provider
+                """)
+        }
+    }
+
     func loadManifests() -> ManifestSet {
         let manifests = ManifestLoader.load(directories: options.providerDirectories)
         for error in manifests.errors {
@@ -141,6 +161,7 @@ public final class Daemon {
             throw StartError(description: "cannot open the state in \(options.stateDirectory): \(error)")
         }
         if let recovery = store.runStartRecovery { logger.warning("\(recovery)") }
+        logLatencySlice(ThreadScheduling.requestLatencySlice())
         let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
         self.runner = runner
         var serviceRef: WidgetService?
