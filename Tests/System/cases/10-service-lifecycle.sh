@@ -12,6 +12,15 @@ expect_eq "$(journal_field MESSAGE_ID -u widget-scheduler MESSAGE_ID="$(message_
 main_pid=$(unit_property widget-scheduler.service MainPID)
 expect_eq "$(ps -o user= -p "$main_pid")" widget-scheduler "the daemon's user"
 
+step "under the unit's system call filter the event loop gets its 0.1 ms scheduling slice, and resets it on fork"
+journalctl --sync
+journalctl -u widget-scheduler --no-pager -o cat | grep -q "ask for a 0.1 ms scheduling slice" ||
+    fail "the daemon did not ask for its slice: $(journalctl -u widget-scheduler -o cat | grep -i 'slice\|policy')"
+expect_match "$(chrt -p "$main_pid")" "SCHED_OTHER[|]SCHED_RESET_ON_FORK" "the event loop's policy"
+# The scheduler's debug file shows the slice where the kernel has one (6.12 and later) and debug files at all.
+slice=$(sed -n 's/^se\.slice[[:space:]]*:[[:space:]]*//p' "/proc/$main_pid/sched" 2> /dev/null)
+if [ -n "$slice" ]; then expect_eq "$slice" 100000 "the event loop's slice (ns)"; fi
+
 step "widgets survive a SIGKILL; the service restarts and the budget is not refunded"
 first=$(widgetctl add --kind system) || fail "widgetctl add --kind system"
 second=$(widgetctl add --kind trivial) || fail "widgetctl add --kind trivial"
