@@ -8,12 +8,12 @@
 #        ROUNDS=6                P1: alternating rounds (best of each side kept; docs/benchmarks.md says why 6)
 #        P1_SECONDS=5            P1: seconds of runs counted per round, for the C loop and the daemon alike
 #        SCHED=fifo|other        the daemons, the C loop and the clients under `chrt -f 1` (default: it shields the
-#                                figures from other load on the machine; populating runs ordinary) or not; with
-#                                fifo, P1's rounds are run again under SCHED_OTHER for an information row
+#                                figures from other load on the machine; populating runs ordinary) or not
 #        P2_WIDGETS=100000 P3_WIDGETS=10000 P4_WIDGETS=1000
 #        P3_SECONDS=20           P3: idle window (issue 7 says 60 s; shorter by default, the count is per window)
 #        P5_CALLS=50             P5: timed Reload calls (after 10 untimed)
-#        PARTS="P1 P2 P3 P4"     which parts to run (P3 includes P5)
+#        PARTS="P1 P1other P2 P3 P4"  which parts to run (P3 includes P5; P1other: P1's rounds again under
+#                                SCHED_OTHER, for an information row, when SCHED=fifo)
 set -eu
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-6}
@@ -23,7 +23,7 @@ P3_WIDGETS=${P3_WIDGETS:-10000}
 P4_WIDGETS=${P4_WIDGETS:-1000}
 P3_SECONDS=${P3_SECONDS:-20}
 P5_CALLS=${P5_CALLS:-50}
-PARTS=${PARTS:-"P1 P2 P3 P4"}
+PARTS=${PARTS:-"P1 P1other P2 P3 P4"}
 . benchmarks/lib.sh
 build widget-scheduler widgetctl daemon-bench
 printf 'max-concurrent-runs = 2\n' > "$work/plain.toml"
@@ -99,9 +99,10 @@ cpu_row=$(echo "$cpu_seen" | awk "$awk_median"' {
     printf "parent: C loop %.1f, daemon %.1f; providers: C loop %.1f, daemon %.1f", median(1, 4), median(3, 4),
         median(2, 4), median(4, 4) }')
 row "P1 CPU a run, medians over the rounds (µs, information)" "-" "$cpu_row" "info"
-# The same rounds under the default policy, as a service runs unless its unit sets CPUSchedulingPolicy=: there a
-# run's hand-overs can leave a CPU idle, which SCHED_FIFO's strict order hides (docs/benchmarks.md).
-if [ -n "$prio" ]; then
+fi
+# P1's rounds under the default policy, as a service runs unless its unit sets CPUSchedulingPolicy=: there a run's
+# hand-overs can leave a CPU idle, which SCHED_FIFO's strict order hides (docs/benchmarks.md).
+if part P1other && [ -n "$prio" ]; then
     log "P1 under SCHED_OTHER: $ROUNDS rounds"
     shielded=$prio
     prio=
@@ -110,7 +111,6 @@ if [ -n "$prio" ]; then
     ratio=$(awk -v d="$best_d" -v c="$best_c" 'BEGIN {printf "%.3f", d / c}')
     row "P1 under SCHED_OTHER, the default policy (information)" "-" \
         "$ratio ($best_d / $best_c); rounds $(p1_rounds_row)" "info"
-fi
 fi
 
 # P2: 100 000 widgets with 10-entry timelines, nothing due for a day.
