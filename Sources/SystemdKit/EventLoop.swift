@@ -25,7 +25,7 @@ public final class EventLoop {
     }
 
     /// Blocks `signals` in the calling thread (and every thread it creates afterwards), as sd-event requires for
-    /// signal and child sources. The daemon calls it first thing in `main` with SIGCHLD, SIGTERM, SIGINT and SIGHUP.
+    /// signal and child sources. The daemon calls it first thing, with SIGCHLD and the signals it handles.
     public static func blockSignals(_ signals: [Int32]) throws {
         var set = sigset_t()
         sigemptyset(&set)

@@ -21,6 +21,11 @@ expect_match "$(chrt -p "$main_pid")" "SCHED_OTHER[|]SCHED_RESET_ON_FORK" "the e
 slice=$(sed -n 's/^se\.slice[[:space:]]*:[[:space:]]*//p' "/proc/$main_pid/sched" 2> /dev/null)
 if [ -n "$slice" ]; then expect_eq "$slice" 100000 "the event loop's slice (ns)"; fi
 
+step "SIGCHLD is blocked in the event loop, so a provider's exit does not signal it"
+blocked=$(sed -n 's/^SigBlk:[[:space:]]*//p' "/proc/$main_pid/status")
+# Signal n is bit n - 1; SIGCHLD is 17.
+(( (16#$blocked >> 16) & 1 )) || fail "SIGCHLD is not blocked in the event loop: SigBlk $blocked"
+
 step "widgets survive a SIGKILL; the service restarts and the budget is not refunded"
 first=$(widgetctl add --kind system) || fail "widgetctl add --kind system"
 second=$(widgetctl add --kind trivial) || fail "widgetctl add --kind trivial"
