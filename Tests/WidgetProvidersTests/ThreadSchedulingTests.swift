@@ -25,14 +25,13 @@ struct ThreadSchedulingTests {
         let was = try #require(before)
         let now = try #require(after)
         try #require(was.policy == SCHED_OTHER, "the test process runs under \(was.policy)")
-        #expect(request == .applied)
+        // A kernel before 6.12 reports no slice, and grants none.
+        let granted = was.sliceNanoseconds == nil ? nil : ThreadScheduling.latencySliceNanoseconds
+        #expect(request == .applied(grantedSlice: granted))
+        #expect(now.sliceNanoseconds == granted)
         #expect(now.resetsOnFork, "what the thread starts must not inherit its slice")
         #expect(now.policy == was.policy)
         #expect(now.nice == was.nice)
-        // A kernel before 6.12 reports no slice, and grants none.
-        if was.sliceNanoseconds != nil {
-            #expect(now.sliceNanoseconds == ThreadScheduling.latencySliceNanoseconds)
-        }
     }
 
     @Test func aThreadUnderAnotherPolicyIsLeftAsItIs() throws {

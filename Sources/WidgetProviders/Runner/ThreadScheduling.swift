@@ -30,8 +30,10 @@ public struct ThreadScheduling: Sendable, Equatable {
 
     /// What asking for the latency slice did.
     public enum SliceRequest: Sendable, Equatable {
-        /// The slice and `SCHED_RESET_ON_FORK` are set (a kernel before 6.12 keeps its default slice).
-        case applied
+        /// The slice and `SCHED_RESET_ON_FORK` are set; `grantedSlice` is the slice the kernel reports now, in
+        /// nanoseconds: the one asked for, or nil where the kernel has none to report (before 6.12, which keeps its
+        /// default slice).
+        case applied(grantedSlice: UInt64?)
         /// The thread runs under another policy, named here, and was left as it is.
         case otherPolicy(String)
         /// `sched_setattr` or `sched_getattr` failed with this errno.
@@ -51,7 +53,7 @@ public struct ThreadScheduling: Sendable, Equatable {
     public static func requestLatencySlice() -> SliceRequest {
         switch cspawn_thread_request_slice(latencySliceNanoseconds) {
         case 1:
-            return .applied
+            return .applied(grantedSlice: current()?.sliceNanoseconds)
         case 0:
             return .otherPolicy(current().map { policyName($0.policy) } ?? "unknown")
         default:

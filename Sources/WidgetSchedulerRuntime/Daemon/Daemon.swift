@@ -122,10 +122,10 @@ public final class Daemon {
 
     /// Says what asking for the event loop's short scheduling slice did (`ThreadScheduling`); the spawning thread
     /// asks the same of the same kernel.
-    func logLatencySlice(_ request: ThreadScheduling.SliceRequest) {
+    static func logLatencySlice(_ request: ThreadScheduling.SliceRequest, to logger: Logger) {
         switch request {
-        case .applied:
-            let granted = ThreadScheduling.current()?.sliceNanoseconds == ThreadScheduling.latencySliceNanoseconds
+        case .applied(let grantedSlice):
+            let granted = grantedSlice == ThreadScheduling.latencySliceNanoseconds
             let slice = granted ? "a 0.1 ms scheduling slice"
                 : "a 0.1 ms scheduling slice, which this kernel does not grant (Linux 6.12 or later does)"
             logger.info("event loop and provider spawning ask for \(slice); providers start with the default slice")
@@ -165,7 +165,7 @@ public final class Daemon {
             throw StartError(description: "cannot open the state in \(options.stateDirectory): \(error)")
         }
         if let recovery = store.runStartRecovery { logger.warning("\(recovery)") }
-        logLatencySlice(ThreadScheduling.requestLatencySlice())
+        Self.logLatencySlice(ThreadScheduling.requestLatencySlice(), to: logger)
         let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
         self.runner = runner
         var serviceRef: WidgetService?
