@@ -363,10 +363,11 @@ static void count_finished(struct cspawn_sandbox *sandbox) {
 
 static void *sandbox_main(void *argument) {
     struct cspawn_sandbox *sandbox = argument;
+    // Best effort, as the event loop's: a kernel that refuses keeps the default slice, and spawns all the same.
+    // Before the name, so that a thread found by its name has its slice.
+    (void)cspawn_thread_request_slice(CSPAWN_LATENCY_SLICE_NS);
     // Named for `top -H`, perf and /proc/PID/task/*/comm (at most 15 bytes).
     pthread_setname_np(pthread_self(), "provider-spawn");
-    // Best effort, as the event loop's: a kernel that refuses keeps the default slice, and spawns all the same.
-    (void)cspawn_thread_request_slice(CSPAWN_LATENCY_SLICE_NS);
     const char *step = NULL;
     int failed = restrict_self(sandbox, &step) != 0;
     int saved = errno;
