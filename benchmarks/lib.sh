@@ -89,6 +89,12 @@ daemon_cpu_per_run() {
         printf "%.1f %.1f", ($5 - $2) / tck * 1e6 / runs, ($6 - $3) / tck * 1e6 / runs }'
 }
 
+# larger A B: the larger of two numbers (a best round so far and a new one).
+larger() { awk -v a="$1" -v b="$2" 'BEGIN {print (a > b) ? a : b}'; }
+# ratio A B: A ÷ B to three decimals; "nan" when B is not a positive rate, so that a side that made no runs is
+# reported rather than ends the script on awk's division by zero.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b + 0 > 0) printf "%.3f", a / b; else print "nan"}'; }
+
 # The awk function median(first, stride): the median of fields first, first + stride, ... of the current line, "nan"
 # ones left out (nan if none is left). For the suite's rows that read a measure's rounds.
 awk_median='

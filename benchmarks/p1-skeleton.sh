@@ -44,13 +44,13 @@ while [ "$round" -le "$ROUNDS" ]; do
         "providers $(echo "$c" | field children_cpu_us_per_run)), skeleton $s_rate (parent" \
         "$(echo "$s" | field parent_cpu_us_per_run), providers $(echo "$s" | field children_cpu_us_per_run))," \
         "daemon $d ($(daemon_cpu_per_run "$before" "$after" "$d" | awk '{printf "parent %s, providers %s", $1, $2}'))"
-    best_c=$(awk -v a="$c_rate" -v b="$best_c" 'BEGIN {print (a > b) ? a : b}')
-    best_s=$(awk -v a="$s_rate" -v b="$best_s" 'BEGIN {print (a > b) ? a : b}')
-    best_d=$(awk -v a="$d" -v b="$best_d" 'BEGIN {print (a > b) ? a : b}')
+    best_c=$(larger "$c_rate" "$best_c")
+    best_s=$(larger "$s_rate" "$best_s")
+    best_d=$(larger "$d" "$best_d")
     round=$((round + 1))
 done
 stop_daemon
-awk -v c="$best_c" -v s="$best_s" -v d="$best_d" 'BEGIN {
-    printf "best: C loop %.1f, skeleton %.1f, daemon %.1f runs/s\n", c, s, d
-    printf "skeleton / C loop %.3f; daemon / skeleton %.3f; daemon / C loop %.3f\n", s / c, d / s, d / c }'
+echo "best: C loop $best_c, skeleton $best_s, daemon $best_d runs/s"
+echo "skeleton / C loop $(ratio "$best_s" "$best_c"); daemon / skeleton $(ratio "$best_d" "$best_s");" \
+    "daemon / C loop $(ratio "$best_d" "$best_c")"
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -64,13 +64,13 @@ p1_measure() {
         before=$(daemon_times)
         d=$($prio "$bench" runs --socket "$socket" --warmup 1 --seconds "$P1_SECONDS" | field rate)
         d_cpu=$(daemon_cpu_per_run "$before" "$(daemon_times)" "$d")
-        ratio=$(awk -v d="$d" -v c="$c" 'BEGIN {printf "%.3f", d / c}')
+        ratio=$(ratio "$d" "$c")
         log "  round $round: C loop $c runs/s, daemon $d runs/s, ratio $ratio"
         rounds_seen="$rounds_seen $c $d"
         cpu_seen="$cpu_seen $(echo "$c_out" | field parent_cpu_us_per_run)"
         cpu_seen="$cpu_seen $(echo "$c_out" | field children_cpu_us_per_run) $d_cpu"
-        best_c=$(awk -v a="$c" -v b="$best_c" 'BEGIN {print (a > b) ? a : b}')
-        best_d=$(awk -v a="$d" -v b="$best_d" 'BEGIN {print (a > b) ? a : b}')
+        best_c=$(larger "$c" "$best_c")
+        best_d=$(larger "$d" "$best_d")
         round=$((round + 1))
     done
     stop_daemon
@@ -90,7 +90,7 @@ p1_rounds_row() {
 if part P1; then
 log "P1: daemon vs C loop, $ROUNDS rounds"
 p1_measure p1
-ratio=$(awk -v d="$best_d" -v c="$best_c" 'BEGIN {printf "%.3f", d / c}')
+ratio=$(ratio "$best_d" "$best_c")
 row "P1 daemon runs/s ÷ C loop runs/s (2 workers)" "≥ 0.90" "$ratio ($best_d / $best_c)" "$(verdict "$ratio" 0.90 ">=")"
 row "P1 the rounds' ratios (information)" "-" "$(p1_rounds_row)" "info"
 # CPU a run, the steadier measure on a VM whose speed moves between windows: the parents' (every thread) and the
@@ -108,7 +108,7 @@ if part P1other && [ -n "$prio" ]; then
     prio=
     p1_measure p1-other
     prio=$shielded
-    ratio=$(awk -v d="$best_d" -v c="$best_c" 'BEGIN {printf "%.3f", d / c}')
+    ratio=$(ratio "$best_d" "$best_c")
     row "P1 under SCHED_OTHER, the default policy (information)" "-" \
         "$ratio ($best_d / $best_c); rounds $(p1_rounds_row)" "info"
 fi

@@ -125,9 +125,9 @@ public final class Daemon {
     static func logLatencySlice(_ request: ThreadScheduling.SliceRequest, to logger: Logger) {
         switch request {
         case .applied(let grantedSlice):
-            let granted = grantedSlice == ThreadScheduling.latencySliceNanoseconds
-            let slice = granted ? "a 0.1 ms scheduling slice"
-                : "a 0.1 ms scheduling slice, which this kernel does not grant (Linux 6.12 or later does)"
+            let asked = "a \(Double(ThreadScheduling.latencySliceNanoseconds) / 1_000_000) ms scheduling slice"
+            let slice = grantedSlice == ThreadScheduling.latencySliceNanoseconds ? asked
+                : asked + ", which this kernel does not grant (Linux 6.12 or later does)"
             logger.info("event loop and provider spawning ask for \(slice); providers start with the default slice")
         case .otherPolicy(let policy):
             logger.info("running under \(policy): the threads' scheduling is left as it is, and providers inherit it")
