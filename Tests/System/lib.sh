@@ -100,6 +100,18 @@ reload_until_served() {
     wait_until 10 "the $1 kind to be served" sh -c "widgetctl kinds --json | grep -q '\"$1\"'"
 }
 
+# install_provider KIND [MANIFEST-LINES]: installs the provider script read from stdin as KIND.sh in
+# /etc/widget-scheduler/providers, with a manifest serving KIND (MANIFEST-LINES added, such as "timeout = 10"), and
+# waits until the service serves it.
+install_provider() {
+    local directory=/etc/widget-scheduler/providers
+    mkdir -p "$directory"
+    cat > "$directory/$1.sh"
+    chmod 755 "$directory/$1.sh"
+    printf 'exec = "./%s.sh"\n%s\n[[widget]]\nkind = "%s"\n' "$1" "${2:-}" "$1" > "$directory/$1.toml"
+    reload_until_served "$1"
+}
+
 # json_get EXPRESSION: evaluates a Python expression over the JSON document on stdin, bound to `d`; prints the result
 # (strings bare, everything else as JSON).
 json_get() {

@@ -6,8 +6,7 @@ run_finished=$(message_id runFinished)
 runs=80
 
 step "install a provider that is due again the moment it answers, $runs times"
-mkdir -p /etc/widget-scheduler/providers
-cat > /etc/widget-scheduler/providers/looper.sh <<SCRIPT
+install_provider looper <<SCRIPT
 #!/bin/sh
 # Counts its runs in the unit's private /var/tmp, the one place a provider may write; an entry long past with
 # atEnd makes it due again at once.
@@ -19,14 +18,6 @@ policy=atEnd
 [ "\$count" -lt $runs ] || policy=never
 echo '{"entries":[{"date":"2000-01-01T00:00:00Z","content":{}}],"policy":"'\$policy'"}'
 SCRIPT
-chmod 755 /etc/widget-scheduler/providers/looper.sh
-cat > /etc/widget-scheduler/providers/looper.toml <<'MANIFEST'
-exec = "./looper.sh"
-
-[[widget]]
-kind = "looper"
-MANIFEST
-reload_until_served looper
 
 step "the entries count every run once, fewer entries than runs"
 id=$(widgetctl add --kind looper) || fail "widgetctl add --kind looper"

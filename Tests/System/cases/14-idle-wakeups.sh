@@ -7,22 +7,13 @@ widgets=40
 window=8
 
 step "install a provider with an entry an hour ahead and policy never, and add $widgets widgets of it"
-mkdir -p /etc/widget-scheduler/providers
-cat > /etc/widget-scheduler/providers/quiet.sh << 'SCRIPT'
+install_provider quiet <<'SCRIPT'
 #!/bin/sh
 while IFS= read -r line || [ -n "$line" ]; do :; done
 later=$(date -u -d '+1 hour' +%Y-%m-%dT%H:%M:%SZ)
 echo '{"entries":[{"date":"2000-01-01T00:00:00Z","content":{"n":0}},'
 echo '{"date":"'"$later"'","content":{"n":1}}],"policy":"never"}'
 SCRIPT
-chmod 755 /etc/widget-scheduler/providers/quiet.sh
-cat > /etc/widget-scheduler/providers/quiet.toml << 'MANIFEST'
-exec = "./quiet.sh"
-
-[[widget]]
-kind = "quiet"
-MANIFEST
-reload_until_served quiet
 for _ in $(seq "$widgets"); do widgetctl add --kind quiet > /dev/null || fail "widgetctl add --kind quiet"; done
 all_initial_runs_succeeded() {
     local succeeded="sum(1 for w in d if w['kind'] == 'quiet' and w['lastOutcome'] == 'success')"

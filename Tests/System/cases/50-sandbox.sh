@@ -4,8 +4,7 @@
 start_widget_scheduler
 
 step "install a provider that tries to write everywhere"
-mkdir -p /etc/widget-scheduler/providers
-cat > /etc/widget-scheduler/providers/intruder.sh <<'SCRIPT'
+install_provider intruder "timeout = 10" <<'SCRIPT'
 #!/bin/sh
 # Prints one JSON object: for each target, "written" or "denied".
 try() {
@@ -35,15 +34,6 @@ uid=$(id -u)
 printf '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{%s"noNewPrivs":"%s","uid":"%s"}}],"policy":"never"}\n' \
     "$fields" "$nnp" "$uid"
 SCRIPT
-chmod 755 /etc/widget-scheduler/providers/intruder.sh
-cat > /etc/widget-scheduler/providers/intruder.toml <<'MANIFEST'
-exec = "./intruder.sh"
-timeout = 10
-
-[[widget]]
-kind = "intruder"
-MANIFEST
-reload_until_served intruder
 
 step "run it under the unit"
 id=$(widgetctl add --kind intruder) || fail "widgetctl add --kind intruder"
