@@ -14,6 +14,8 @@ public final class InMemoryStateStore: StateStoring {
     public private(set) var appliedBatches = 0
     /// Calls of `recordRunStarts(_:)`.
     public private(set) var recordedRunStarts = 0
+    /// Calls of `timelines(widgetIDs:)`, for tests that check stored timelines are read together.
+    public private(set) var timelineReads = 0
 
     public init() {}
 
@@ -42,8 +44,11 @@ public final class InMemoryStateStore: StateStoring {
         meta
     }
 
-    public func timeline(widgetID: String) throws -> TimelineRecord? {
-        timelines[widgetID]
+    public func timelines(widgetIDs: [String]) throws -> [String: TimelineRecord] {
+        timelineReads += 1
+        var records: [String: TimelineRecord] = [:]
+        for id in widgetIDs { records[id] = timelines[id] }
+        return records
     }
 
     public func apply(_ batch: StateBatch) throws {

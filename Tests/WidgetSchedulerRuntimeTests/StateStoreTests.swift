@@ -165,6 +165,8 @@ struct StateStoreTests {
         #expect(state.meta == ["bootID": "5f0c"])
         #expect(try store.storedWidget(id: "weather/w1") == state.widgets[0])
         #expect(try store.storedWidget(id: "missing") == nil)
+        #expect(try store.timelines(widgetIDs: ["weather/w1", "clock/c1", "missing"]) == ["weather/w1": timeline])
+        #expect(try store.timelines(widgetIDs: []).isEmpty)
         #expect(try store.meta("bootID") == "5f0c")
 
         let history = try store.history(widgetID: "weather/w1")

@@ -299,6 +299,32 @@ struct WidgetServiceTests {
         #expect(entries.map(\.current) == [true])
     }
 
+    @Test func entriesChangingAtOneInstantAreReadFromTheStoreTogether() throws {
+        // Widgets whose entries fall on the same instants (on the minute, say) change in one turn; their stored
+        // timelines are read in one go, each widget still getting its own content.
+        let store = InMemoryStateStore()
+        let clock = ManualDaemonClock()
+        let first = try WidgetServiceHarness(store: store, clock: clock)
+        var ids: [String] = []
+        for number in 1...3 {
+            ids.append(try first.addWidget())
+            first.launcher.launches[number - 1].succeed(first.timeline([0, 100], content: #"{"w":\#(number)}"#))
+        }
+        first.service.flush()
+
+        let second = try WidgetServiceHarness(store: store, clock: clock)
+        var seen: [String: JSONValue?] = [:]
+        _ = second.service.watch(WatchMethod.Parameters()) { event in
+            if event.event == .entryChanged { seen[event.widget] = event.content }
+            return true
+        }
+        let readsBefore = store.timelineReads
+        second.advance(to: 100)
+        #expect(store.timelineReads == readsBefore + 1)
+        #expect(seen == [ids[0]: .object(["w": .integer(1)]), ids[1]: .object(["w": .integer(2)]),
+                         ids[2]: .object(["w": .integer(3)])])
+    }
+
     @Test func aTimelineStoredWithoutAnOutlineIsReadFromItsJSON() throws {
         // Rows written before the store kept outlines have only the timeline's JSON.
         let store = InMemoryStateStore()

@@ -60,7 +60,6 @@ public final class WidgetService {
     /// Events produced while carrying out actions, handled right after (never re-entrantly).
     var followUps: [SchedulerEvent] = []
     var isHandling = false
-    let decoder = JSONDecoder()
     /// The metadata of a run's end line, kept between lines, by `writeRunLine`'s shape: succeeded, failed, or
     /// succeeded standing for earlier runs too, each with or without an exit status.
     private var runLineTemplates = [MetadataTemplate?](repeating: nil, count: 6)
@@ -140,7 +139,7 @@ public final class WidgetService {
         do {
             if let blob = item.outline { return try TimelineOutline(compact: blob) }
             if let text = item.timeline?.timeline {
-                return TimelineOutline(try decoder.decode(Timeline.self, from: Data(text.utf8)))
+                return TimelineOutline(try Timeline(storedJSON: text))
             }
         } catch {
             let text = "widget \(item.widget.id): its stored timeline is unreadable (\(error)); it shows nothing "
@@ -152,14 +151,32 @@ public final class WidgetService {
 
     /// The widget's newest timeline with its contents: this turn's if not yet written, else the store's.
     func fullTimeline(of id: String) -> Timeline? {
-        if let fresh = freshTimelines[id] { return fresh.timeline }
+        freshTimelines[id]?.timeline ?? storedTimelines(of: [id])[id]
+    }
+
+    /// The widgets' stored timelines with their contents, read in one go, by widget id. One the store cannot give is
+    /// logged and left out.
+    func storedTimelines(of ids: [String]) -> [String: Timeline] {
+        guard !ids.isEmpty else { return [:] }
+        let records: [String: TimelineRecord]
         do {
-            guard let record = try store.timeline(widgetID: id) else { return nil }
-            return try decoder.decode(Timeline.self, from: Data(record.timeline.utf8))
+            records = try store.timelines(widgetIDs: ids)
         } catch {
-            logger.error("\(id): cannot read its stored timeline: \(error)", metadata: metadata(id))
-            return nil
+            let widgets = ids.count == 1 ? ids[0] : "\(ids.count) widgets"
+            logger.error("cannot read the stored timeline of \(widgets): \(error)",
+                         metadata: ids.count == 1 ? metadata(ids[0]) : [:])
+            return [:]
         }
+        var timelines: [String: Timeline] = [:]
+        timelines.reserveCapacity(records.count)
+        for (id, record) in records {
+            do {
+                timelines[id] = try Timeline(storedJSON: record.timeline)
+            } catch {
+                logger.error("\(id): cannot read its stored timeline: \(error)", metadata: metadata(id))
+            }
+        }
+        return timelines
     }
 
     /// Whether changes are waiting for `flush()`.
@@ -271,6 +288,13 @@ public final class WidgetService {
             persist(id)
             persisted = id
         }
+        // The stored timelines of the entries changing now, read in one go: widgets whose entries fall on the same
+        // instants (on the minute, say) change together, and one read of the store a widget was most of that turn.
+        var changing: [String] = []
+        for index in actions.indices {
+            if case .entryChanged(let id, _) = actions[index], freshTimelines[id] == nil { changing.append(id) }
+        }
+        let stored = storedTimelines(of: changing)
         for index in actions.indices {
             // A request's decisions change no state here, and are most of a large request's actions (10 000 for a
             // kind's `Reload`): skipped on the tag alone, not copied out.
@@ -284,7 +308,7 @@ public final class WidgetService {
             case .entryChanged(let id, let entry):
                 guard let position = widgets.position(forKey: id) else { break }
                 let fresh = freshTimelines[id]?.timeline
-                let content = (fresh ?? fullTimeline(of: id))?.entries.first { $0.date == entry.date }?.content
+                let content = (fresh ?? stored[id])?.entries.first { $0.date == entry.date }?.content
                 widgets.modify(at: position) { widget in
                     widget.currentContent = content
                     widget.currentContentIsDecoded = fresh != nil

@@ -10,8 +10,8 @@ public protocol StateStoring: AnyObject {
     func widgetCount() throws -> Int
     /// Every meta value by key.
     func allMeta() throws -> [String: String]
-    /// The widget's last good timeline, with its entries' contents.
-    func timeline(widgetID: String) throws -> TimelineRecord?
+    /// The widgets' last good timelines, with their entries' contents, by widget id; one without is left out.
+    func timelines(widgetIDs: [String]) throws -> [String: TimelineRecord]
     /// Applies one event-loop turn's changes atomically.
     func apply(_ batch: StateBatch) throws
     /// Makes the schedules of runs about to start survive the process before the runs start; the next `apply(_:)`

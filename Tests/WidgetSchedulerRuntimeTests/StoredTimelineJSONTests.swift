@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import WidgetProtocol
+import WidgetSchedulerCore
+@testable import WidgetSchedulerRuntime
+
+/// The timeline JSON the store keeps: written by hand, read back as the same timeline by `JSONDecoder` and by
+/// `Timeline(storedJSON:)`, which reads the stored shape itself and agrees with `JSONDecoder` on anything else.
+struct StoredTimelineJSONTests {
+    static let epoch = Date(timeIntervalSinceReferenceDate: 800_000_000.123456)
+
+    static let timelines: [Timeline] = [
+        Timeline(entries: [], policy: .atEnd),
+        Timeline(entries: [TimelineEntry(date: epoch, content: #"{"text":"a \"quoted\" / slash, é, 🙂, \n"}"#)],
+                 policy: .never),
+        Timeline(entries: [
+            TimelineEntry(date: epoch.addingTimeInterval(-1e-3), relevance: TimelineEntryRelevance(score: 0.1,
+                                                                                                   duration: 0)),
+            TimelineEntry(date: epoch.addingTimeInterval(60), content: "null"),
+            TimelineEntry(date: epoch.addingTimeInterval(3_600.5), relevance: TimelineEntryRelevance(score: -2e300,
+                                                                                                     duration: 30),
+                          content: "[1,2.5,\"\\u0001\"]"),
+        ], policy: .after(epoch.addingTimeInterval(86_400.25))),
+    ]
+
+    @Test("stored timelines read back exactly", arguments: 0..<3)
+    func roundTrip(_ index: Int) throws {
+        let timeline = Self.timelines[index]
+        let text = timeline.storedJSON()
+        #expect(try JSONDecoder().decode(Timeline.self, from: Data(text.utf8)) == timeline)
+        #expect(try Timeline(storedJSON: text) == timeline)
+    }
+
+    @Test func theStoredFormIsTheCodableForm() throws {
+        // Rows written by earlier versions (JSONEncoder) and by this one decode alike: same keys and shapes.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for timeline in Self.timelines {
+            let reference = try JSONSerialization.jsonObject(with: try encoder.encode(timeline)) as? NSDictionary
+            let stored = try JSONSerialization.jsonObject(with: Data(timeline.storedJSON().utf8)) as? NSDictionary
+            #expect(stored == reference)
+        }
+    }
+
+    @Test("the stored shape is read without JSONDecoder, as this version and earlier ones wrote it",
+          arguments: 0..<3)
+    func theStoredShapeIsReadDirectly(_ index: Int) throws {
+        let timeline = Self.timelines[index]
+        let written = [timeline.storedJSON(), String(decoding: try JSONEncoder().encode(timeline), as: UTF8.self)]
+        for text in written {
+            let value = try #require(JSONValue(jsonText: text))
+            #expect(Timeline.timeline(stored: value) == timeline, "\(text)")
+        }
+    }
+
+    /// Stored texts off the common path, each read by `Timeline(storedJSON:)` exactly as `JSONDecoder` reads it:
+    /// the same timeline, read without `JSONDecoder`, or `JSONDecoder`'s error, which names the key at fault.
+    static let variants: [(name: String, text: String)] = [
+        ("integral numbers", #"{"entries":[{"content":"1","date":800000000}],"policy":{"after":{"_0":800000060}}}"#),
+        ("keys in another order, and unknown keys",
+         #"{"policy":{"never":{"x":1}},"v":2,"entries":[{"date":1.5,"x":[],"content":"{}","relevance":null}]}"#),
+        ("entries out of order, kept as stored",
+         #"{"entries":[{"content":"2","date":60},{"content":"1","date":0}],"policy":{"atEnd":{}}}"#),
+        ("a relevance",
+         #"{"entries":[{"content":"1","date":0,"relevance":{"score":2,"duration":0.5}}],"policy":{"atEnd":{}}}"#),
+        ("a relevance without a duration",
+         #"{"entries":[{"content":"1","date":0,"relevance":{"score":2}}],"policy":{"atEnd":{}}}"#),
+        ("a relevance that is a number",
+         #"{"entries":[{"content":"1","date":0,"relevance":3}],"policy":{"atEnd":{}}}"#),
+        ("content that is not a string", #"{"entries":[{"content":{},"date":0}],"policy":{"atEnd":{}}}"#),
+        ("a date that is a string", #"{"entries":[{"content":"1","date":"0"}],"policy":{"atEnd":{}}}"#),
+        ("an entry without a date", #"{"entries":[{"content":"1"}],"policy":{"atEnd":{}}}"#),
+        ("no entries", #"{"policy":{"atEnd":{}}}"#),
+        ("a policy with two cases", #"{"entries":[],"policy":{"atEnd":{},"never":{}}}"#),
+        ("an unknown policy", #"{"entries":[],"policy":{"sometimes":{}}}"#),
+        ("a policy case that is not an object", #"{"entries":[],"policy":{"atEnd":true}}"#),
+        ("after without its date", #"{"entries":[],"policy":{"after":{}}}"#),
+        ("a duplicate key", #"{"entries":[],"entries":[],"policy":{"atEnd":{}}}"#),
+        ("not JSON", #"{"entries":[}"#),
+        ("a number beyond Double", #"{"entries":[{"content":"1","date":1e400}],"policy":{"atEnd":{}}}"#),
+    ]
+
+    @Test("off the common path, stored texts read as JSONDecoder reads them", arguments: Self.variants.indices)
+    func agreesWithJSONDecoder(_ index: Int) {
+        let (name, text) = Self.variants[index]
+        let reference = Result { try JSONDecoder().decode(Timeline.self, from: Data(text.utf8)) }
+        let direct = JSONValue(jsonText: text).flatMap(Timeline.timeline(stored:))
+        let read = Result { try Timeline(storedJSON: text) }
+        switch (reference, read) {
+        case (.success(let expected), .success(let timeline)):
+            #expect(timeline == expected, "\(name)")
+            #expect(direct == expected, "\(name): not read directly")
+        case (.failure(let expected), .failure(let error)):
+            #expect(direct == nil, "\(name): read directly, though JSONDecoder refuses it")
+            #expect(error is DecodingError, "\(name): \(error)")
+            #expect("\(error)" == "\(expected)", "\(name)")
+        default:
+            Issue.record("\(name): JSONDecoder gives \(reference), Timeline(storedJSON:) \(read)")
+        }
+    }
+}
