@@ -61,13 +61,20 @@ enum ControlMeasurements {
         let timeout = try options.double("timeout", 60)
         try connection.send(#"{"method":"\#(interface).Watch","more":true,"parameters":{}}"#)
         let entryChanged = Array(#""event":"entryChanged""#.utf8)
+        // The events are kept as they arrive and read after the last: decoding each one before reading the next
+        // made a burst's later events wait in the socket for this client, and charged that to the daemon.
+        // Copied out, so that the inbox is not copied whole when it drops what it handed out.
+        var arrived: [(bytes: [UInt8], wall: Double)] = []
+        arrived.reserveCapacity(expected)
+        let started = Clock.monotonic()
+        while arrived.count < expected, Clock.monotonic() - started < timeout {
+            guard let reply = try connection.receive(timeout: timeout) else { break }
+            if reply.bytes.holds(entryChanged) { arrived.append((Array(reply.bytes), reply.wall)) }
+        }
         var lateness: [Double] = []
         var early = 0
-        let started = Clock.monotonic()
-        while lateness.count < expected, Clock.monotonic() - started < timeout {
-            guard let reply = try connection.receive(timeout: timeout) else { break }
-            guard reply.bytes.holds(entryChanged),
-                  let object = try? JSONSerialization.jsonObject(with: Data(reply.bytes)) as? [String: Any],
+        for reply in arrived {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(reply.bytes)) as? [String: Any],
                   let parameters = object["parameters"] as? [String: Any],
                   let content = parameters["content"] as? [String: Any], let date = content["t"] as? Double
             else { continue }

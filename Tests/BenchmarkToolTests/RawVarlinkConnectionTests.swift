@@ -1,0 +1,86 @@
+import Foundation
+import Glibc
+import Testing
+@testable import daemon_bench
+
+/// The benchmark clients' connection: replies come out whole and in order, each stamped with the read that completed
+/// it, whether many arrive in one read or one arrives in several (P4 charges the daemon for the stamp).
+@Suite("Benchmark client replies")
+struct RawVarlinkConnectionTests {
+    /// A listening socket in a fresh directory and the server's end of the one connection made to it.
+    final class Server {
+        let path: String
+        private let listener: Int32
+        private(set) var peer: Int32 = -1
+
+        init() throws {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("raw-varlink-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            path = directory.appendingPathComponent("s").path
+            listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_un()
+            address.sun_family = sa_family_t(AF_UNIX)
+            withUnsafeMutableBytes(of: &address.sun_path) { raw in
+                raw.copyBytes(from: Array(path.utf8))
+                raw[path.utf8.count] = 0
+            }
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
+            }
+            try #require(bound == 0 && listen(listener, 1) == 0)
+        }
+
+        func accept() {
+            peer = Glibc.accept(listener, nil, nil)
+        }
+
+        func write(_ text: String) {
+            let bytes = Array(text.utf8)
+            _ = bytes.withUnsafeBytes { Glibc.send(peer, $0.baseAddress, $0.count, 0) }
+        }
+
+        deinit {
+            close(peer)
+            close(listener)
+            unlink(path)
+        }
+    }
+
+    @Test func repliesArrivingInOneReadComeOutInOrderWithThatReadsTime() throws {
+        let server = try Server()
+        let connection = try RawVarlinkConnection(path: server.path)
+        server.accept()
+        server.write("{\"a\":1}\0{\"b\":2}\0{\"c\":3}\0")
+        usleep(10_000)
+        let before = Clock.wall()
+        let first = try #require(try connection.receive(timeout: 5))
+        // The later replies were completed by the same read, however long this client takes to ask for them.
+        usleep(20_000)
+        let second = try #require(try connection.receive(timeout: 5))
+        let third = try #require(try connection.receive(timeout: 5))
+        #expect(String(decoding: first.bytes, as: UTF8.self) == "{\"a\":1}")
+        #expect(String(decoding: second.bytes, as: UTF8.self) == "{\"b\":2}")
+        #expect(String(decoding: third.bytes, as: UTF8.self) == "{\"c\":3}")
+        #expect(first.wall >= before)
+        #expect(second.wall == first.wall)
+        #expect(third.wall == first.wall)
+    }
+
+    @Test func aReplyInSeveralReadsHasTheTimeOfTheReadThatCompletedIt() throws {
+        let server = try Server()
+        let connection = try RawVarlinkConnection(path: server.path)
+        server.accept()
+        server.write("{\"a\":1}\0{\"b\":")
+        let first = try #require(try connection.receive(timeout: 5))
+        #expect(String(decoding: first.bytes, as: UTF8.self) == "{\"a\":1}")
+        // The first read held the reply's start: its end, written now, is read when the reply is asked for.
+        server.write("2}\0")
+        let written = Clock.wall()
+        let second = try #require(try connection.receive(timeout: 5))
+        #expect(String(decoding: second.bytes, as: UTF8.self) == "{\"b\":2}")
+        #expect(second.wall >= written)
+    }
+}
