@@ -114,9 +114,12 @@ let package = Package(
             name: "WidgetSchedulerRuntimeTests",
             dependencies: ["WidgetSchedulerRuntime", "WidgetSchedulerTestKit", "SystemdKit"]
         ),
-        .testTarget(name: "WidgetControlTests", dependencies: ["WidgetControl", "WidgetProtocol", "widgetctl"]),
+        .testTarget(
+            name: "WidgetControlTests",
+            dependencies: ["WidgetControl", "WidgetProtocol", "widgetctl", "WidgetSchedulerTestKit"]
+        ),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
-        .testTarget(name: "BenchmarkToolTests", dependencies: ["daemon-bench"]),
+        .testTarget(name: "BenchmarkToolTests", dependencies: ["daemon-bench", "WidgetSchedulerTestKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit", "CSpawn"]),
         .testTarget(
             name: "ReliabilityTests",

@@ -2,39 +2,24 @@ import Foundation
 import Glibc
 import Testing
 @testable import daemon_bench
+import class WidgetSchedulerTestKit.UnixListener
 
 /// The benchmark clients' connection: replies come out whole and in order, each stamped with the read that completed
 /// it, whether many arrive in one read or one arrives in several (P4 charges the daemon for the stamp).
 @Suite("Benchmark client replies")
 struct RawVarlinkConnectionTests {
-    /// A listening socket in a fresh directory and the server's end of the one connection made to it.
+    /// The server's end of the one connection made to a `UnixListener`.
     final class Server {
-        let path: String
-        private let listener: Int32
+        let listener: UnixListener
         private(set) var peer: Int32 = -1
+        var path: String { listener.path }
 
         init() throws {
-            let directory = FileManager.default.temporaryDirectory
-                .appendingPathComponent("raw-varlink-\(UUID().uuidString.prefix(8))")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            path = directory.appendingPathComponent("s").path
-            listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                raw.copyBytes(from: Array(path.utf8))
-                raw[path.utf8.count] = 0
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            try #require(bound == 0 && listen(listener, 1) == 0)
+            listener = try UnixListener(prefix: "raw-varlink")
         }
 
         func accept() {
-            peer = Glibc.accept(listener, nil, nil)
+            peer = listener.accept()
         }
 
         func write(_ text: String) {
@@ -44,8 +29,6 @@ struct RawVarlinkConnectionTests {
 
         deinit {
             close(peer)
-            close(listener)
-            unlink(path)
         }
     }
 

@@ -3,33 +3,21 @@ import Glibc
 import Testing
 import WidgetControl
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// A one-connection fake daemon on a thread: reads one call, answers with `replies` (each NUL-terminated), closes.
 private final class FakeDaemon: @unchecked Sendable {
     let path: String
-    private let fd: Int32
+    private var listener: UnixListener?
     private(set) var received: [UInt8] = []
     private let done = DispatchSemaphore(value: 0)
 
-    init(replies: [String]) {
-        path = "/tmp/ctl-client-" + String(UUID().uuidString.prefix(8))
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let path = self.path
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        _ = listen(fd, 4)
+    init(replies: [String]) throws {
+        let listener = try UnixListener(prefix: "ctl-client")
+        self.listener = listener
+        path = listener.path
         let thread = Thread { [self] in
-            let client = accept(fd, nil, nil)
+            let client = listener.accept()
             var byte: UInt8 = 0
             while recv(client, &byte, 1, 0) == 1 {
                 if byte == 0 { break }
@@ -47,15 +35,14 @@ private final class FakeDaemon: @unchecked Sendable {
 
     func finish() -> String {
         done.wait()
-        close(fd)
-        unlink(path)
+        listener = nil
         return String(decoding: received, as: UTF8.self)
     }
 }
 
 @Suite struct ControlClientTests {
     @Test func callSendsTheQualifiedMethodAndDecodesTheReply() throws {
-        let daemon = FakeDaemon(replies: [#"{"parameters":{"id":"w7"}}"#])
+        let daemon = try FakeDaemon(replies: [#"{"parameters":{"id":"w7"}}"#])
         let client = try ControlClient(path: daemon.path)
         let reply = try client.call(AddMethod.self, .init(kind: "weather", parameters: ["city": .string("Oslo")]))
         #expect(reply.id == "w7")
@@ -65,7 +52,7 @@ private final class FakeDaemon: @unchecked Sendable {
     }
 
     @Test func varlinkErrorBecomesARemoteErrorWithItsExitStatus() throws {
-        let daemon = FakeDaemon(
+        let daemon = try FakeDaemon(
             replies: [#"{"error":"io.widgetscheduler.Scheduler.UnknownKind","parameters":{"kind":"x"}}"#])
         let client = try ControlClient(path: daemon.path)
         #expect(throws: ControlClientError.remote(.unknownKind("x"))) {
@@ -78,7 +65,7 @@ private final class FakeDaemon: @unchecked Sendable {
     @Test func streamDeliversEachEventThenEndsOnTheEmptyReply() throws {
         let event = #"{"continues":true,"parameters":{"date":"2026-11-22T10:37:07Z","event":"entryChanged","#
             + #""kind":"k","widget":"w1","content":1}}"#
-        let daemon = FakeDaemon(replies: [event, event, #"{"parameters":{}}"#])
+        let daemon = try FakeDaemon(replies: [event, event, #"{"parameters":{}}"#])
         let client = try ControlClient(path: daemon.path)
         var widgets: [String] = []
         let last = try client.stream(WatchMethod.self, .init()) { event in
@@ -91,7 +78,7 @@ private final class FakeDaemon: @unchecked Sendable {
     }
 
     @Test func daemonClosingMidCallIsReported() throws {
-        let daemon = FakeDaemon(replies: [])
+        let daemon = try FakeDaemon(replies: [])
         let client = try ControlClient(path: daemon.path)
         #expect(throws: ControlClientError.connectionClosed) { try client.call(ListMethod.self, NoParameters()) }
         _ = daemon.finish()
