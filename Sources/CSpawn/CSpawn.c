@@ -172,7 +172,7 @@ int cspawn_thread_scheduling_get(cspawn_thread_scheduling *scheduling) {
 
 int cspawn_thread_request_slice(uint64_t slice_ns) {
     struct cspawn_sched_attr attributes;
-    if (get_sched_attr(&attributes) != 0) return -1;
+    if (get_sched_attr(&attributes) != 0) return -2;
     if (attributes.sched_policy != SCHED_OTHER && attributes.sched_policy != SCHED_BATCH) return 0;
     attributes.size = sizeof attributes;
     attributes.sched_runtime = slice_ns;

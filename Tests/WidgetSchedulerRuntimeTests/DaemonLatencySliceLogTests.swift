@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// The start line that says what asking for the event loop's short scheduling slice did: granted, asked of a kernel
-/// that has no slices to grant, left alone under another policy, or refused.
+/// that has no slices to grant, left alone under another policy, or refused (naming the call that failed).
 struct DaemonLatencySliceLogTests {
     @Test(arguments: [
         (ThreadScheduling.SliceRequest.applied(grantedSlice: ThreadScheduling.latencySliceNanoseconds),
@@ -21,8 +21,11 @@ struct DaemonLatencySliceLogTests {
             + "(Linux 6.12 or later does); providers start with the default slice"),
         (.otherPolicy("SCHED_FIFO"), .info,
          "running under SCHED_FIFO: the threads' scheduling is left as it is, and providers inherit it"),
-        (.failed(errno: EPERM), .warning,
+        (.failed(call: "sched_setattr", errno: EPERM), .warning,
          "cannot ask for a short scheduling slice (sched_setattr: Operation not permitted): a provider's exit may "
+            + "wait for a CPU behind another provider"),
+        (.failed(call: "sched_getattr", errno: ENOSYS), .warning,
+         "cannot ask for a short scheduling slice (sched_getattr: Function not implemented): a provider's exit may "
             + "wait for a CPU behind another provider"),
     ])
     func eachOutcomeIsSaidInOneLine(request: ThreadScheduling.SliceRequest, level: Logger.Level, message: String) {

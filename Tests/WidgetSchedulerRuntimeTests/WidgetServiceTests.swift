@@ -325,6 +325,37 @@ struct WidgetServiceTests {
                          ids[2]: .object(["w": .integer(3)])])
     }
 
+    @Test func aDamagedStoredTimelineIsReportedAndSparesTheWidgetsChangingWithIt() throws {
+        let store = InMemoryStateStore()
+        let clock = ManualDaemonClock()
+        let first = try WidgetServiceHarness(store: store, clock: clock)
+        let sound = try first.addWidget()
+        let damaged = try first.addWidget()
+        first.launcher.launches[0].succeed(first.timeline([0, 100], content: #"{"w":1}"#))
+        first.launcher.launches[1].succeed(first.timeline([0, 100], content: #"{"w":2}"#))
+        first.service.flush()
+        // The outline still gives the entry dates; the contents' text is broken at its first entry's date.
+        var record = try #require(store.timelines[damaged])
+        record.timeline = #"{"entries":[{"content":"{}","date":"soon"}],"policy":{"never":{}}}"#
+        var batch = StateBatch()
+        batch.upsertTimeline(record)
+        try store.apply(batch)
+
+        let second = try WidgetServiceHarness(store: store, clock: clock)
+        var seen: [String: JSONValue?] = [:]
+        _ = second.service.watch(WatchMethod.Parameters()) { event in
+            if event.event == .entryChanged { seen[event.widget] = event.content }
+            return true
+        }
+        second.advance(to: 100)
+        #expect(seen == [sound: .object(["w": .integer(1)]), damaged: .null])
+        let errors = second.journal.entries.filter { $0.level == .error }.map(\.message)
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.hasPrefix("\(damaged): cannot read its stored timeline:") == true, "\(errors)")
+        #expect(errors.first?.contains("date") == true, "the error names the field: \(errors)")
+        #expect(second.service.list().map(\.id).sorted() == [sound, damaged].sorted())
+    }
+
     @Test func aTimelineStoredWithoutAnOutlineIsReadFromItsJSON() throws {
         // Rows written before the store kept outlines have only the timeline's JSON.
         let store = InMemoryStateStore()

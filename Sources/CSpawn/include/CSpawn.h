@@ -105,7 +105,8 @@ int cspawn_thread_scheduling_get(cspawn_thread_scheduling *scheduling);
 /// SCHED_RESET_ON_FORK, so that what it starts (providers, threads) keeps the kernel's default slice and a nice of
 /// at least 0. Linux 6.12 and later let a thread with a shorter slice preempt, when it wakes, one running a longer
 /// slice; older kernels keep the default slice. Its policy and nice are left as they are. Returns 1 when set, 0
-/// when the thread's policy is another (real-time, deadline or idle: nothing is changed), or -1 with errno.
+/// when the thread's policy is another (real-time, deadline or idle: nothing is changed), -2 with errno when
+/// sched_getattr failed, or -1 with errno when sched_setattr did.
 int cspawn_thread_request_slice(uint64_t slice_ns);
 
 #include "CSpawnSandbox.h"

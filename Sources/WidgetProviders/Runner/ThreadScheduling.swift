@@ -36,8 +36,8 @@ public struct ThreadScheduling: Sendable, Equatable {
         case applied(grantedSlice: UInt64?)
         /// The thread runs under another policy, named here, and was left as it is.
         case otherPolicy(String)
-        /// `sched_setattr` or `sched_getattr` failed with this errno.
-        case failed(errno: Int32)
+        /// `call` (`sched_getattr` or `sched_setattr`) failed with this errno.
+        case failed(call: String, errno: Int32)
     }
 
     /// The calling thread's scheduling, or nil with `errno` if the kernel would not tell.
@@ -56,8 +56,10 @@ public struct ThreadScheduling: Sendable, Equatable {
             return .applied(grantedSlice: current()?.sliceNanoseconds)
         case 0:
             return .otherPolicy(current().map { policyName($0.policy) } ?? "unknown")
+        case -2:
+            return .failed(call: "sched_getattr", errno: errno)
         default:
-            return .failed(errno: errno)
+            return .failed(call: "sched_setattr", errno: errno)
         }
     }
 

@@ -131,9 +131,9 @@ public final class Daemon {
             logger.info("event loop and provider spawning ask for \(slice); providers start with the default slice")
         case .otherPolicy(let policy):
             logger.info("running under \(policy): the threads' scheduling is left as it is, and providers inherit it")
-        case .failed(let code):
+        case .failed(let call, let code):
             logger.warning("""
-                cannot ask for a short scheduling slice (sched_setattr: \(String(cString: strerror(code)))): a \
+                cannot ask for a short scheduling slice (\(call): \(String(cString: strerror(code)))): a \
                 provider's exit may wait for a CPU behind another provider
                 """)
         }
