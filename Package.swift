@@ -9,6 +9,8 @@ import PackageDescription
 //   WidgetSchedulerRuntime  the daemon: SQLite state (GRDB), Varlink server, wiring core to effects
 //   WidgetSchedulerTestKit  manual clock and fakes for every effect protocol
 //   WidgetProviderKit       the Swift SDK for provider authors, with WidgetKit's names
+//   WidgetControlClient     the blocking Varlink client of the control socket, shared by widgetctl and apps
+//   WidgetCenter            the library for apps, with WidgetKit's names: reloads, configurations, group data
 let package = Package(
     name: "widget-scheduler",
     platforms: [.macOS(.v14)],
@@ -16,6 +18,7 @@ let package = Package(
         .executable(name: "widget-scheduler", targets: ["widget-scheduler"]),
         .executable(name: "widgetctl", targets: ["widgetctl"]),
         .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
+        .library(name: "WidgetCenter", targets: ["WidgetCenter"]),
         .library(name: "WidgetSchedulerTestKit", targets: ["WidgetSchedulerTestKit"]),
     ],
     dependencies: [
@@ -67,7 +70,11 @@ let package = Package(
             ]
         ),
         .target(name: "WidgetProviderKit"),
-        .target(name: "WidgetControl", dependencies: ["WidgetProtocol", "WidgetSchedulerCore"]),
+        .target(name: "WidgetControlClient", dependencies: ["WidgetProtocol"]),
+        .target(name: "WidgetControl", dependencies: ["WidgetControlClient", "WidgetProtocol", "WidgetSchedulerCore"]),
+        // Apps link only the wire types and the client: WidgetCenterTests checks that nothing of the daemon comes in.
+        .target(name: "WidgetCenter", dependencies: ["WidgetControlClient", "WidgetProtocol"]),
+        .executableTarget(name: "weather-app", dependencies: ["WidgetCenter"], path: "examples/weather-app"),
         .executableTarget(
             name: "clock-provider",
             dependencies: ["WidgetProviderKit"],
@@ -119,8 +126,14 @@ let package = Package(
             dependencies: ["WidgetControl", "WidgetProtocol", "widgetctl", "WidgetSchedulerTestKit"]
         ),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
+        .testTarget(
+            name: "WidgetCenterTests", dependencies: ["WidgetCenter", "WidgetProtocol", "WidgetSchedulerTestKit"]
+        ),
         .testTarget(name: "BenchmarkToolTests", dependencies: ["daemon-bench", "WidgetSchedulerTestKit"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit", "CSpawn"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["WidgetCenter", "WidgetProtocol", "WidgetSchedulerTestKit", "CSpawn"]
+        ),
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [

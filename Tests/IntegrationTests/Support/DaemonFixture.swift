@@ -152,13 +152,15 @@ final class DaemonFixture {
 
     // MARK: - widgetctl
 
-    private func widgetctlCommand(_ arguments: [String], as user: User) throws -> [String] {
-        let widgetctl = try BuiltProducts.executable("widgetctl")
+    private func command(_ arguments: [String], as user: User) -> [String] {
         switch user {
-        case .root: return [widgetctl] + arguments
-        case .nobody:
-            return ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", widgetctl] + arguments
+        case .root: return arguments
+        case .nobody: return ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + arguments
         }
+    }
+
+    private func widgetctlCommand(_ arguments: [String], as user: User) throws -> [String] {
+        command([try BuiltProducts.executable("widgetctl")] + arguments, as: user)
     }
 
     private var clientEnvironment: [String: String] {
@@ -169,6 +171,14 @@ final class DaemonFixture {
     /// Starts `widgetctl ARGUMENTS` without waiting for it.
     func startWidgetctl(_ arguments: [String], as user: User = .root) throws -> RunningCommand {
         try RunningCommand(widgetctlCommand(arguments, as: user), environment: clientEnvironment, scratch: root)
+    }
+
+    /// Starts another client of the daemon (an app) as `user`, in `widgetctl`'s environment plus `environment`.
+    func run(_ arguments: [String], as user: User = .root, environment: [String: String] = [:]) throws
+        -> RunningCommand
+    {
+        try RunningCommand(command(arguments, as: user), environment: clientEnvironment.merging(environment) { $1 },
+                           scratch: root)
     }
 
     /// Runs `widgetctl ARGUMENTS` to its end.

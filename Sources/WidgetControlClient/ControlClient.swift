@@ -3,7 +3,8 @@ import Glibc
 import WidgetProtocol
 
 /// A blocking Varlink client for the control socket: one connection, one call at a time, NUL framing.
-/// `widgetctl` is a short-lived separate process, so plain blocking reads are the simple, right tool.
+/// `widgetctl` and the `WidgetCenter` library share it. Each makes a few calls and waits for their answers, so plain
+/// blocking reads are the simple, right tool; `WidgetCenter` moves them off the caller's thread where that matters.
 public final class ControlClient {
     private let fd: Int32
     private let path: String
