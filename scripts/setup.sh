@@ -8,12 +8,25 @@ need=()
 for pkg in libsystemd-dev pkg-config libsqlite3-dev systemd-container; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
+# Python 3 runs the example providers and the system tests' checks; pytest runs the Python SDK's tests. Debian's own
+# python3 takes pytest from apt (it refuses pip installs, PEP 668); another python3 first on PATH takes it from pip.
+pip_pytest=
+if ! command -v python3 > /dev/null; then
+    need+=(python3 python3-pytest)
+elif ! python3 -m pytest --version > /dev/null 2>&1; then
+    if [ "$(command -v python3)" = /usr/bin/python3 ]; then need+=(python3-pytest); else pip_pytest=1; fi
+fi
 if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing ${need[*]}" >&2
     SUDO=""
     [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+if [ -n "$pip_pytest" ]; then
+    echo "setup: installing pytest for $(command -v python3)" >&2
+    python3 -m pip install -q pytest
 fi
 
 export PATH="/opt/swift/usr/bin:$PATH"
