@@ -40,7 +40,7 @@ public final class FakeProviderLauncher: ProviderLauncher {
         }
 
         /// Finishes the run with a failure of `reason`.
-        public func fail(_ reason: String = "exit", detail: String = "exit status 1") {
+        public func fail(_ reason: RunFailureReason = .exit, detail: String = "exit status 1") {
             complete(.failure(ProviderRunFailure(reason: reason, detail: detail, stderrTail: "")))
         }
     }

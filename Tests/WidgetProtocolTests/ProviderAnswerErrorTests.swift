@@ -175,11 +175,11 @@ func nonJSONIsRejected(_ text: String) {
     }
     #expect(error.description.hasPrefix("answer is not JSON: "))
     #expect(error.description.count > "answer is not JSON: ".count)
-    #expect(error.reason == "invalid")
+    #expect(error.reason == .invalid)
 }
 
 @Test("too many entries is the output-too-large reason; other errors are invalid")
 func tooManyEntriesIsOutputTooLarge() {
-    #expect(ProviderAnswerError.tooManyEntries(count: 1001, limit: 1000).reason == "output-too-large")
-    #expect(ProviderAnswerError.noEntries.reason == "invalid")
+    #expect(ProviderAnswerError.tooManyEntries(count: 1001, limit: 1000).reason == .outputTooLarge)
+    #expect(ProviderAnswerError.noEntries.reason == .invalid)
 }

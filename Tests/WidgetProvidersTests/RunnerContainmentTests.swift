@@ -65,7 +65,7 @@ struct RunnerContainmentTests {
             argv: argv, timeout: provider.timeout, grace: provider.grace, memoryMax: provider.memoryMax
         )
         let result = RunnerHarness.run(spec)
-        #expect(result.failure?.reason == provider.expectedReason, "\(result.failure.map(String.init) ?? "success")")
+        #expect(result.failure?.reason.rawValue == provider.expectedReason, "\(result.failure.map(String.init) ?? "success")")
         // The bound is the containment requirement itself (timeout + grace), with room for the spawn and the drain.
         #expect(result.duration < provider.timeout + provider.grace + 1)
         #expect(RunnerHarness.groupIsGone(result.pid))
@@ -197,9 +197,9 @@ struct RunnerContainmentTests {
         #expect(missing.failure == .spawn(errno: ENOENT, message: "cannot start /nonexistent/provider"))
         #expect(missing.termination == nil)
         let unknown = RunnerHarness.run(ProcessSpec(argv: ["no-such-provider-anywhere"]))
-        #expect(unknown.failure?.reason == "spawn")
+        #expect(unknown.failure?.reason == .spawn)
         let empty = RunnerHarness.run(ProcessSpec(argv: []))
-        #expect(empty.failure?.reason == "spawn")
+        #expect(empty.failure?.reason == .spawn)
     }
 
     @Test func nonExecutableFileIsASpawnFailure() throws {

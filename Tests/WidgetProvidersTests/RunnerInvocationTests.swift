@@ -78,10 +78,10 @@ struct RunnerInvocationTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let answer = #"{"entries": [{"date": "tomorrow", "content": 1}], "policy": "never"}"#
         let result = try invoke("#!/bin/sh\necho '\(answer)'\n", in: directory)
-        #expect(result.failure?.reason == "invalid")
+        #expect(result.failure?.reason == .invalid)
         #expect(result.failure?.detail == "entry 0: \"date\" is not an RFC 3339 date: \"tomorrow\"")
         let binary = try invoke("#!/bin/sh\nhead -c 300 /dev/urandom\n", in: directory)
-        #expect(binary.failure?.reason == "invalid")
+        #expect(binary.failure?.reason == .invalid)
     }
 
     @Test func tooManyEntriesIsOutputTooLarge() throws {
@@ -95,14 +95,14 @@ struct RunnerInvocationTests {
             print(json.dumps({"entries": entries, "policy": "atEnd"}))
             """
         let result = try invoke(script, in: directory)
-        #expect(result.failure?.reason == "output-too-large")
+        #expect(result.failure?.reason == .outputTooLarge)
     }
 
     @Test func processFailuresKeepTheirReasonAndStderr() throws {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try invoke("#!/bin/sh\necho 'no API key' >&2\nexit 3\n", in: directory)
-        let expected = ProviderRunFailure(reason: "exit", detail: "exited with status 3", stderrTail: "no API key\n")
+        let expected = ProviderRunFailure(reason: .exit, detail: "exited with status 3", stderrTail: "no API key\n")
         #expect(result.failure == expected)
     }
 }

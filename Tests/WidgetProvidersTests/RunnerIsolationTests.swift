@@ -73,7 +73,7 @@ struct RunnerIsolationTests {
         let inBin = RunnerHarness.run(ProcessSpec(argv: ["./true"], workingDirectory: "/usr/bin"))
         #expect(inBin.failure == nil)
         let elsewhere = RunnerHarness.run(ProcessSpec(argv: ["./true"], workingDirectory: "/"))
-        #expect(elsewhere.failure?.reason == "spawn")
+        #expect(elsewhere.failure?.reason == .spawn)
     }
 
     @Test(arguments: [0, 100, 65536, 300_000])

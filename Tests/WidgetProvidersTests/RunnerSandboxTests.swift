@@ -313,7 +313,7 @@ struct RunnerSandboxTests {
         // A failed spawn has no child for the exit poller to report: the sandbox's eventfd must tell.
         let result = RunnerHarness.run([ProcessSpec(argv: [program], timeout: 30, streamWatchDelay: 20)],
                                        sandbox: sandbox)[0]
-        #expect(result.failure?.reason == "spawn")
+        #expect(result.failure?.reason == .spawn)
         #expect(result.duration < 10)
     }
 

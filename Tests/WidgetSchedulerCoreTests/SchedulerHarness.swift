@@ -42,7 +42,7 @@ struct SchedulerHarness {
 
     @discardableResult
     mutating func fail(_ widget: String, at t: Double) -> [SchedulerAction] {
-        at(t, .runFinished(id: widget, outcome: .failure(reason: "exit", detail: "exit status 1")))
+        at(t, .runFinished(id: widget, outcome: .failure(reason: .exit, detail: "exit status 1")))
     }
 
     /// The wall-clock date at monotonic `t`, if the wall clock has not jumped.

@@ -22,7 +22,7 @@ struct EventLoopRunnerAdapterTests {
     @Test func aRunThatCannotStartStillCompletes() throws {
         let result = try #require(try run(ProcessSpec(argv: ["/nonexistent/widget-provider"])),
                                   "the completion of a failed spawn was lost")
-        #expect(result.failure?.reason == "spawn", "\(result)")
+        #expect(result.failure?.reason == .spawn, "\(result)")
     }
 
     @Test func aRunCompletesWithItsOutput() throws {

@@ -97,7 +97,7 @@ struct WidgetServiceRunLineTests {
     @Test func aFailureWritesTheKeptLineFirstSoTheJournalKeepsTheRunsOrder() throws {
         let looping = try Looping()
         for _ in 1...3 { try looping.answer() }
-        try #require(looping.harness.launcher.inFlight.last).fail("exit", detail: "exit status 3")
+        try #require(looping.harness.launcher.inFlight.last).fail(.exit, detail: "exit status 3")
         let lines = looping.runLines
         #expect(lines.map { $0.fields[JournalField.messageID] } == [
             JournalMessageID.runFinished.rawValue, JournalMessageID.runFinished.rawValue,

@@ -42,7 +42,7 @@ struct WidgetServiceTests {
         harness.launcher.quickRuns = true
         let failing = try harness.addWeatherWidget()
         let failedLaunch = try #require(harness.launcher.launches.last)
-        failedLaunch.fail("exit", detail: "exit status 3")
+        failedLaunch.fail(.exit, detail: "exit status 3")
         let answering = try harness.addWeatherWidget(in: "Oslo")
         let answeredLaunch = try #require(harness.launcher.launches.last)
         answeredLaunch.succeed(harness.timeline([0], policy: .atEnd))
@@ -75,7 +75,7 @@ struct WidgetServiceTests {
         let harness = try WidgetServiceHarness()
         var result: Result<String, ControlError>?
         harness.service.add(kind: "weather", family: nil, parameters: [:]) { result = $0 }
-        try #require(harness.launcher.launches.last).fail("exit", detail: "exit status 3")
+        try #require(harness.launcher.launches.last).fail(.exit, detail: "exit status 3")
         guard case .failure(let error)? = result else {
             Issue.record("expected an error, got \(String(describing: result))")
             return
@@ -162,7 +162,7 @@ struct WidgetServiceTests {
         harness.launcher.launches[0].succeed(harness.timeline([0, 600]))
         harness.clock.clock.advance(to: 400)
         _ = try harness.service.reload(.widgets([id]), foreground: false)
-        harness.launcher.launches[1].fail("timeout", detail: "no answer within 30 s")
+        harness.launcher.launches[1].fail(.timeout, detail: "no answer within 30 s")
         let summary = try #require(harness.service.list().first)
         #expect(summary.lastOutcome == "timeout")
         #expect(summary.currentEntry != nil)

@@ -1,3 +1,5 @@
+import WidgetSchedulerCore
+
 /// Why a provider's answer was rejected. Each message names the entry and the field at fault.
 ///
 /// Entries are numbered by their position in the answer's `"entries"` array, counting from 0.
@@ -36,9 +38,9 @@ public enum ProviderAnswerError: Error, Sendable, Hashable, CustomStringConverti
     case invalidOption(option: Int, problem: String)
 
     /// The runner's failure reason for this error: `output-too-large` for too many entries, else `invalid`.
-    public var reason: String {
-        if case .tooManyEntries = self { return "output-too-large" }
-        return "invalid"
+    public var reason: RunFailureReason {
+        if case .tooManyEntries = self { return .outputTooLarge }
+        return .invalid
     }
 
     public var description: String {

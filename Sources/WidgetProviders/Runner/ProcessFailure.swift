@@ -1,3 +1,5 @@
+import WidgetSchedulerCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,15 +19,15 @@ public enum ProcessFailure: Sendable, Equatable, CustomStringConvertible {
     /// The child could not be started: the errno and what was being done.
     case spawn(errno: Int32, message: String)
 
-    /// The protocol's reason name: `exit`, `signal`, `timeout`, `memory`, `output-too-large` or `spawn`.
-    public var reason: String {
+    /// The protocol's reason: `exit`, `signal`, `timeout`, `memory`, `output-too-large` or `spawn`.
+    public var reason: RunFailureReason {
         switch self {
-        case .exit: "exit"
-        case .signal: "signal"
-        case .timeout: "timeout"
-        case .memory: "memory"
-        case .outputTooLarge: "output-too-large"
-        case .spawn: "spawn"
+        case .exit: .exit
+        case .signal: .signal
+        case .timeout: .timeout
+        case .memory: .memory
+        case .outputTooLarge: .outputTooLarge
+        case .spawn: .spawn
         }
     }
 

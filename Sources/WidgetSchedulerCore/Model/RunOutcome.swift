@@ -1,9 +1,8 @@
 /// How a run ended, as the core sees it. A failure is a value with a reason, never a thrown error.
 public enum RunOutcome: Sendable, Hashable {
     case success(Timeline)
-    /// `reason` is one of the runner's reasons (`exit`, `signal`, `timeout`, `memory`, `invalid`,
-    /// `output-too-large`, `spawn`); `detail` says more for logs.
-    case failure(reason: String, detail: String)
+    /// The run failed for `reason`; `detail` says more for logs.
+    case failure(reason: RunFailureReason, detail: String)
 
     public var isSuccess: Bool {
         if case .success = self { return true }
@@ -14,7 +13,7 @@ public enum RunOutcome: Sendable, Hashable {
     public var name: String {
         switch self {
         case .success: "success"
-        case .failure(let reason, _): reason
+        case .failure(let reason, _): reason.rawValue
         }
     }
 

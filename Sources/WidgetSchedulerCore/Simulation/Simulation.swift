@@ -134,8 +134,10 @@ public struct Simulation {
 
     private func outcome(of response: Scenario.Response, startedAt t: Double) -> RunOutcome {
         switch response {
-        case .failure(let reason, _):
-            return .failure(reason: reason, detail: "scripted \(reason)")
+        case .failure(let scripted, _):
+            // A scripted crash is a provider killed by a signal; the other scripted failures keep their names.
+            let reason = RunFailureReason(rawValue: scripted) ?? .signal
+            return .failure(reason: reason, detail: "scripted \(scripted)")
         case .timeline(let offsets, let scores, let policy, _):
             let start = instant(t).wall
             let entries = zip(offsets, scores).map { offset, score in

@@ -267,10 +267,11 @@ extension WidgetService {
                     options: options.map { OptionsMethod.Option(value: $0.value, title: $0.title) },
                     source: .provider)))
             case .success:
-                completion(.failure(.providerFailed(kind: kind, reason: "invalid",
+                completion(.failure(.providerFailed(kind: kind, reason: RunFailureReason.invalid.rawValue,
                                                    detail: "the provider did not answer with options")))
             case .failure(let failure):
-                completion(.failure(.providerFailed(kind: kind, reason: failure.reason, detail: failure.detail)))
+                completion(.failure(.providerFailed(kind: kind, reason: failure.reason.rawValue,
+                                                   detail: failure.detail)))
             }
         }
     }

@@ -121,7 +121,7 @@ public final class WidgetService {
                 schedule = schedule.restored(savedAt: saved.instant, now: now, sameBoot: sameBoot)
             }
             if persisted?.lastRun?.outcome == nil, persisted?.lastRun != nil {
-                persisted?.lastRun?.outcome = "interrupted"
+                persisted?.lastRun?.outcome = RunFailureReason.interrupted.rawValue
             }
             widgets[record.id] = ManagedWidget(id: record.id, kind: record.kind, family: record.family,
                                                configuration: configuration, addedAt: record.addedAt,
@@ -407,7 +407,7 @@ public final class WidgetService {
         // The fields read in place: a copy of the widget retained every one of them for a request of three.
         let kind = widgets[position: position].kind
         guard let manifest = manifests.manifest(forKind: kind) else {
-            let failure = ProviderRunFailure(reason: "spawn", detail: "no manifest serves kind \"\(kind)\"",
+            let failure = ProviderRunFailure(reason: .spawn, detail: "no manifest serves kind \"\(kind)\"",
                                              stderrTail: "")
             finishRun(id, reason: reason, result: .failure(failure), stats: ProviderRunStats(pid: 0, exitStatus: nil,
                                                                                              duration: 0),
@@ -456,7 +456,7 @@ public final class WidgetService {
             outcome = .success(timeline)
             freshTimelines[id] = (timeline, now.wall)
         case .success:
-            outcome = .failure(reason: "invalid", detail: "the provider did not answer with a timeline")
+            outcome = .failure(reason: .invalid, detail: "the provider did not answer with a timeline")
         case .failure(let failure):
             outcome = .failure(reason: failure.reason, detail: failure.detail)
         }
@@ -668,7 +668,7 @@ public final class WidgetService {
             logger.info(Logger.Message(stringLiteral: text), metadata: fields.metadata)
         case .failure(let failure, let detail):
             fields.set(JournalField.messageID, JournalMessageID.runFailed.metadataValue)
-            fields.set(JournalField.failureReason, .string(failure))
+            fields.set(JournalField.failureReason, .string(failure.rawValue))
             logger.warning("\(id): \(kind) provider failed (\(failure)): \(detail)\(tail)", metadata: fields.metadata)
         }
     }
