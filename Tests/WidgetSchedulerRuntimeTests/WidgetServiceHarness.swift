@@ -7,12 +7,13 @@ import WidgetSchedulerRuntime
 import WidgetSchedulerTestKit
 
 /// A `WidgetService` wired to the test kit's fakes: a manual clock, a fake launcher, a fake timer, an in-memory
-/// store and a recording journal.
+/// store, in-memory group data files and a recording journal.
 final class WidgetServiceHarness {
     let clock: ManualDaemonClock
     let launcher = FakeProviderLauncher()
     let timer = FakeWakeupTimer()
     let store: InMemoryStateStore
+    let groupData: InMemoryGroupData
     let journal = RecordingLogHandler.Journal()
     let directory: URL
     var service: WidgetService
@@ -36,10 +37,11 @@ final class WidgetServiceHarness {
         self.store = store
         self.clock = clock
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString)")
+        groupData = InMemoryGroupData(root: directory.appendingPathComponent("groups", isDirectory: true))
         service = WidgetService(
             options: WidgetService.Options(stateDirectory: directory, socketPath: "/run/test.socket"),
             settings: settings, manifests: ManifestSet(manifests: [Self.weather, Self.clockKind]),
-            clock: clock, launcher: launcher, timer: timer, store: store,
+            clock: clock, launcher: launcher, timer: timer, store: store, groupData: groupData,
             logger: RecordingLogHandler.logger(journal))
         try service.load()
     }

@@ -33,7 +33,7 @@ struct WidgetServiceTests {
         #expect(finished.first?.fields[JournalField.providerPID] == String(launch.pid))
         #expect(finished.first?.fields[JournalField.reloadReason] == "initial")
         let tokens = try #require(harness.service.scheduler.tokens(of: id, at: harness.clock.now()))
-        #expect(finished.first?.fields[JournalField.tokens] == WidgetService.twoDecimals(tokens))
+        #expect(finished.first?.fields[JournalField.tokens] == RunReporter.twoDecimals(tokens))
         #expect(finished.first?.message == "\(id): weather provider answered 1 entries, policy never")
     }
 
@@ -207,7 +207,7 @@ struct WidgetServiceTests {
     @Test(arguments: [0, 1, 12, 0.5, 0.125, 0.375, 2.675, 41.999, 99.995, 0.004, 0.005, 1e-9, -0.0, -0.004, -3.14159,
                       123456.789, 1e14 + 0.25, 1e20, .infinity, -.infinity, .nan])
     func tokensAreWrittenAsPercentTwoFWould(value: Double) {
-        #expect(WidgetService.twoDecimals(value) == String(format: "%.2f", value))
+        #expect(RunReporter.twoDecimals(value) == String(format: "%.2f", value))
     }
 
     @Test func manyTokenValuesAreWrittenAsPercentTwoFWould() {
@@ -217,7 +217,7 @@ struct WidgetServiceTests {
             let unit = Double.random(in: 0..<1, using: &generator)
             // Half the values sit on a half-hundredth (x.xx5), where rounding is decided by the binary value.
             let value = index.isMultiple(of: 2) ? (unit - 0.5) * 2000 : Double(Int(unit * 200_000)) / 1000 + 0.005
-            if WidgetService.twoDecimals(value) != String(format: "%.2f", value) { mismatches.append(value) }
+            if RunReporter.twoDecimals(value) != String(format: "%.2f", value) { mismatches.append(value) }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
     }
@@ -449,15 +449,15 @@ struct WidgetServiceTests {
         let reply = try harness.service.dataSet(group: "weather", key: "location", value: "Paris",
                                                 reloadKind: "weather")
         #expect(reply.decisions.map(\.decision) == [.ran])
-        let file = harness.directory.appendingPathComponent("groups/weather/location")
-        let written = try #require(JSONValue(jsonText: String(contentsOf: file, encoding: .utf8)))
+        let file = try #require(harness.groupData.files["weather"]?["location"])
+        let written = try #require(JSONValue(jsonText: file))
         #expect(written.objectValue?["value"] == .string("Paris"))
         #expect(written.objectValue?["updatedAt"] == .string(RFC3339.string(from: harness.clock.now().wall)))
         #expect(try harness.service.dataGet(group: "weather", key: "location").value == "Paris")
         #expect(throws: ControlError.self) { try harness.service.dataSet(group: "../etc", key: "k", value: "v",
                                                                          reloadKind: nil) }
         try harness.service.dataDelete(group: "weather", key: "location")
-        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(harness.groupData.files["weather"]?["location"] == nil)
     }
 
     @Test func theStatusLineSaysWidgetsRunsAndTheNextReload() throws {

@@ -35,7 +35,7 @@ public enum ProviderAnswerFormatter {
         case .timeline(let timeline):
             let count = timeline.entries.count
             let entries = count == 1 ? "entry" : "entries"
-            lines.append("timeline: \(count) \(entries), policy \(policyText(timeline.policy))")
+            lines.append("timeline: \(count) \(entries), policy \(timeline.policy.summary)")
             lines += timeline.entries.map { "  " + entryText($0) }
         case .entry(let entry):
             lines.append("entry: " + entryText(entry))
@@ -82,11 +82,6 @@ public enum ProviderAnswerFormatter {
             text += "  relevance \(number(relevance.score)) for \(number(relevance.duration)) s"
         }
         return text + "  " + entry.content
-    }
-
-    private static func policyText(_ policy: ReloadPolicy) -> String {
-        if case .after(let date) = policy { return "after \(RFC3339.string(from: date))" }
-        return policy.name
     }
 
     private static func number(_ value: Double) -> String {

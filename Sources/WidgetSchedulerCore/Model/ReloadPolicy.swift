@@ -17,4 +17,10 @@ public enum ReloadPolicy: Sendable, Hashable, Codable {
         case .never: return "never"
         }
     }
+
+    /// The policy in a line of text: `atEnd`, `never`, or `after` and its RFC 3339 date.
+    public var summary: String {
+        if case .after(let date) = self { return "after \(RFC3339.string(from: date))" }
+        return name
+    }
 }

@@ -53,35 +53,6 @@ extension WidgetService {
         return "idle"
     }
 
-    /// The daemon as a whole.
-    public func status(version: String) -> StatusMethod.Reply {
-        let now = clock.now()
-        var pending = 0
-        var quarantined = 0
-        for (id, schedule) in scheduler.widgets {
-            if schedule.quarantined { quarantined += 1 }
-            if let plan = scheduler.plannedRun(for: id, at: now), plan.at <= now.monotonic || plan.because != nil {
-                pending += 1
-            }
-        }
-        let next = nextPlannedRun(at: now).flatMap { id, plan in
-            widgets[id].map {
-                StatusMethod.NextReload(widget: id, kind: $0.kind, at: now.wall(atMonotonic: plan.at),
-                                        reason: plan.reason.rawValue)
-            }
-        }
-        let settings = scheduler.settings
-        return StatusMethod.Reply(
-            version: version, pid: Int(getpid()), startedAt: startedAt, status: statusLine(at: now),
-            widgets: widgets.count, kinds: manifests.kinds.count, running: scheduler.runningCount, pending: pending,
-            quarantined: quarantined, nextReload: next,
-            settings: StatusMethod.Settings(
-                minimumInterval: settings.minimumInterval, dailyBudget: settings.dailyBudget,
-                burstBudget: settings.burstBudget, maxConcurrentRuns: settings.maxConcurrentRuns,
-                coalesceWindow: settings.coalesceWindow, developerKinds: settings.developerKinds.sorted()),
-            stateDirectory: options.stateDirectory.path, socket: options.socketPath)
-    }
-
     /// Every kind the manifests declare.
     public func kinds() -> [KindsMethod.Kind] {
         manifests.manifests.flatMap { manifest in
@@ -110,7 +81,7 @@ extension WidgetService {
             return TimelineMethod.Policy(policy: timeline.policy.name)
         }
         let current = schedule.currentEntry
-        let entries = (schedule.timeline == nil ? [] : fullTimeline(of: id)?.entries ?? []).map { entry in
+        let entries = (schedule.timeline == nil ? [] : state.fullTimeline(of: id)?.entries ?? []).map { entry in
             TimelineMethod.Entry(
                 date: entry.date,
                 relevance: entry.relevance.map { TimelineMethod.Relevance(score: $0.score, duration: $0.duration) },
@@ -140,9 +111,9 @@ extension WidgetService {
             let since = now.wall.addingTimeInterval(-86_400)
             // The store holds only what has been flushed: this loop turn's lines are still in the batch, and runs
             // folded since the last write (a provider looping in developer mode) have their line still to come.
-            var unwritten = batch.history.filter { $0.widgetID == id }
-            if let folded = unwrittenFoldedHistory(of: id) { unwritten.append(folded) }
-            var runs = (((try? store.history(widgetID: id, since: since)) ?? []) + unwritten)
+            var unwritten = state.batch.history.filter { $0.widgetID == id }
+            if let folded = reporter.unwrittenFoldedHistory(of: id) { unwritten.append(folded) }
+            var runs = (((try? state.store.history(widgetID: id, since: since)) ?? []) + unwritten)
                 .filter { $0.event == .run && $0.at >= since }
                 .map { record in
                     BudgetMethod.Run(at: record.at, reason: record.reason, outcome: record.outcome,
@@ -191,7 +162,7 @@ extension WidgetService {
     }
 
     /// w2 before w10: runs of digits compare by their value, other bytes by value. Foundation's
-    /// `compare(_:options: .numeric)` took 0.85 s to sort 100 000 ids for `List`; this takes ~20 ms.
+    /// `compare(_:options: .numeric)` is too slow to sort a large daemon's ids for every `List`.
     static func naturalOrder(_ lhs: String, _ rhs: String) -> Bool {
         naturalComparison(lhs.utf8, rhs.utf8) < 0
     }

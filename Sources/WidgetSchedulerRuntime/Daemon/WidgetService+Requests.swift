@@ -134,7 +134,7 @@ extension WidgetService {
             request: .defaults, kind: kind,
             widget: ProviderRequest.Widget(id: "", family: family, configuration: given),
             context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
-                                             dataDirectory: manifest.group.map { groupDirectory($0).path }))
+                                             dataDirectory: manifest.group.map(groupData.directory(of:))))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
         _ = launcher.launch(invocation) { [weak self] result, _ in
             guard let self else { return }
@@ -173,7 +173,7 @@ extension WidgetService {
         let widget = ManagedWidget(id: id, kind: kind, family: family, configuration: configuration,
                                    addedAt: clock.now().wall, lastRun: nil, currentContent: nil)
         widgets[id] = widget
-        batch.upsertWidget(widget.record)
+        state.batch.upsertWidget(widget.record)
         let text = JSONValue.object(configuration).jsonText()
         logger.info("\(id): added, kind \(kind), family \(family), configuration \(text)",
                     metadata: metadata(id))
@@ -185,11 +185,9 @@ extension WidgetService {
     public func remove(id: String) throws(ControlError) {
         guard widgets[id] != nil else { throw .unknownWidget(id) }
         running.removeValue(forKey: id)?.terminate()
-        freshTimelines[id] = nil
-        unwrittenSchedules.remove(id)
         logger.info("\(id): removed", metadata: metadata(id))
         widgets[id] = nil
-        batch.deleteWidget(id: id)
+        state.forget(id)
         handle(.widgetRemoved(id: id))
     }
 
@@ -202,7 +200,7 @@ extension WidgetService {
         let valid = try validate(parameters, against: kindManifest)
         widget.configuration.merge(valid) { _, new in new }
         widgets[id] = widget
-        batch.upsertWidget(widget.record)
+        state.batch.upsertWidget(widget.record)
         nextRequestID += 1
         let decided = handle(.configurationChanged(id: id, request: nextRequestID))
         let now = clock.now()
@@ -258,7 +256,7 @@ extension WidgetService {
         let request = ProviderRequest(
             request: .options, kind: kind, widget: nil, parameter: parameter, search: search,
             context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
-                                             dataDirectory: manifest.group.map { groupDirectory($0).path }))
+                                             dataDirectory: manifest.group.map(groupData.directory(of:))))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
         _ = launcher.launch(invocation) { result, _ in
             switch result {
@@ -274,79 +272,5 @@ extension WidgetService {
                                                    detail: failure.detail)))
             }
         }
-    }
-
-    // MARK: - Shared group data
-
-    /// Checks a group or key name: it becomes a file or directory name under the state directory.
-    func checkName(_ name: String, _ field: String) throws(ControlError) {
-        let allowed = name.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "._-".unicodeScalars.contains($0)
-        }
-        guard !name.isEmpty, name.count <= 128, allowed, !name.hasPrefix(".") else {
-            throw .invalidParameter(field, reason: "must be 1 to 128 of A-Z a-z 0-9 . _ - and not start with a dot; "
-                + "got \"\(name)\"")
-        }
-    }
-
-    /// Kinds whose providers read `group`: their owners may write it.
-    func kinds(inGroup group: String) -> Set<String> {
-        Set(manifests.manifests.filter { $0.group == group }.flatMap { $0.widgets.map(\.kind) })
-    }
-
-    /// Stores `value` under `group`/`key` with its timestamp, writes the provider-visible file atomically, and, with
-    /// `reloadKind`, reloads that kind: an app's "save, then `reloadTimelines(ofKind:)`" in one call.
-    public func dataSet(group: String, key: String, value: String, reloadKind: String?) throws(ControlError)
-        -> DataSetMethod.Reply
-    {
-        try checkName(group, "group")
-        try checkName(key, "key")
-        if let reloadKind { _ = try widgetIDs(for: .kind(reloadKind)) }
-        let now = clock.now().wall
-        let record = GroupDataRecord(group: group, key: key, value: value, updatedAt: now)
-        do {
-            try writeGroupFile(record)
-        } catch {
-            throw .invalidParameter("group", reason: "cannot write the group's data file: \(error)")
-        }
-        batch.setGroupValue(record)
-        flush()
-        logger.info("group \(group): \(key) set", metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
-        let decisions = try reloadKind.map { kind throws(ControlError) in try reload(.kind(kind), foreground: false) }
-        return DataSetMethod.Reply(updatedAt: now, decisions: decisions ?? [])
-    }
-
-    public func dataGet(group: String, key: String) throws(ControlError) -> DataItem {
-        try checkName(group, "group")
-        try checkName(key, "key")
-        guard let record = try? store.groupValue(group: group, key: key) else {
-            throw .unknownKey(group: group, key: key)
-        }
-        return DataItem(key: record.key, value: record.value, updatedAt: record.updatedAt)
-    }
-
-    public func dataList(group: String) throws(ControlError) -> [DataItem] {
-        try checkName(group, "group")
-        return ((try? store.groupData(group: group)) ?? []).map {
-            DataItem(key: $0.key, value: $0.value, updatedAt: $0.updatedAt)
-        }
-    }
-
-    public func dataDelete(group: String, key: String) throws(ControlError) {
-        _ = try dataGet(group: group, key: key)
-        batch.deleteGroupValue(group: group, key: key)
-        flush()
-        try? FileManager.default.removeItem(at: groupDirectory(group).appendingPathComponent(key))
-        logger.info("group \(group): \(key) deleted", metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
-    }
-
-    /// One file per key, `{"value": …, "updatedAt": "<RFC 3339>"}`, replaced atomically (write, then rename), so a
-    /// provider never reads half a value and can judge staleness by the timestamp.
-    func writeGroupFile(_ record: GroupDataRecord) throws {
-        let directory = groupDirectory(record.group)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let body = JSONValue.object(["value": .string(record.value),
-                                     "updatedAt": .string(RFC3339.string(from: record.updatedAt))]).jsonText()
-        try Data((body + "\n").utf8).write(to: directory.appendingPathComponent(record.key), options: .atomic)
     }
 }

@@ -4,4 +4,7 @@ import WidgetSchedulerCore
 public protocol DaemonClock: AnyObject {
     /// Both clocks, read together.
     func now() -> Instant
+    /// The boot the monotonic clock counts from: equal across daemon restarts within one boot, new after a reboot.
+    /// The state's clock stamp carries it, so a restart knows whether the monotonic instants it saved still hold.
+    var bootID: String { get }
 }

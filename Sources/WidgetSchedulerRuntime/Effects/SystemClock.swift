@@ -11,8 +11,12 @@ public final class SystemClock: DaemonClock {
     /// Seconds added to the wall clock (test-only; 0 in production).
     public var wallOffset: Double
 
+    /// The kernel's boot id, read when the clock is made.
+    public let bootID: String
+
     public init(wallOffset: Double = 0) {
         self.wallOffset = wallOffset
+        bootID = Self.kernelBootID()
     }
 
     public func now() -> Instant {
@@ -21,7 +25,7 @@ public final class SystemClock: DaemonClock {
     }
 
     /// The kernel's boot id: equal across daemon restarts within one boot, new after a reboot.
-    public static func bootID() -> String {
+    public static func kernelBootID() -> String {
         (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown"
     }

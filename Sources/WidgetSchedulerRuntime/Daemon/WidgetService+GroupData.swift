@@ -1,0 +1,69 @@
+import Foundation
+import WidgetProtocol
+import WidgetSchedulerCore
+
+/// The control API's shared group data: values an app sets for the providers of a group, kept in the store and
+/// written as files the providers read (`GroupDataStoring`).
+extension WidgetService {
+    /// Checks a group or key name: it becomes a file or directory name under the state directory.
+    func checkName(_ name: String, _ field: String) throws(ControlError) {
+        let allowed = name.unicodeScalars.allSatisfy {
+            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "._-".unicodeScalars.contains($0)
+        }
+        guard !name.isEmpty, name.count <= 128, allowed, !name.hasPrefix(".") else {
+            throw .invalidParameter(field, reason: "must be 1 to 128 of A-Z a-z 0-9 . _ - and not start with a dot; "
+                + "got \"\(name)\"")
+        }
+    }
+
+    /// Kinds whose providers read `group`: their owners may write it.
+    func kinds(inGroup group: String) -> Set<String> {
+        Set(manifests.manifests.filter { $0.group == group }.flatMap { $0.widgets.map(\.kind) })
+    }
+
+    /// Stores `value` under `group`/`key` with its timestamp, writes the provider-visible file atomically, and, with
+    /// `reloadKind`, reloads that kind: an app's "save, then `reloadTimelines(ofKind:)`" in one call.
+    public func dataSet(group: String, key: String, value: String, reloadKind: String?) throws(ControlError)
+        -> DataSetMethod.Reply
+    {
+        try checkName(group, "group")
+        try checkName(key, "key")
+        if let reloadKind { _ = try widgetIDs(for: .kind(reloadKind)) }
+        let now = clock.now().wall
+        let record = GroupDataRecord(group: group, key: key, value: value, updatedAt: now)
+        do {
+            try groupData.write(record)
+        } catch {
+            throw .invalidParameter("group", reason: "cannot write the group's data file: \(error)")
+        }
+        state.batch.setGroupValue(record)
+        flush()
+        logger.info("group \(group): \(key) set", metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
+        let decisions = try reloadKind.map { kind throws(ControlError) in try reload(.kind(kind), foreground: false) }
+        return DataSetMethod.Reply(updatedAt: now, decisions: decisions ?? [])
+    }
+
+    public func dataGet(group: String, key: String) throws(ControlError) -> DataItem {
+        try checkName(group, "group")
+        try checkName(key, "key")
+        guard let record = try? state.store.groupValue(group: group, key: key) else {
+            throw .unknownKey(group: group, key: key)
+        }
+        return DataItem(key: record.key, value: record.value, updatedAt: record.updatedAt)
+    }
+
+    public func dataList(group: String) throws(ControlError) -> [DataItem] {
+        try checkName(group, "group")
+        return ((try? state.store.groupData(group: group)) ?? []).map {
+            DataItem(key: $0.key, value: $0.value, updatedAt: $0.updatedAt)
+        }
+    }
+
+    public func dataDelete(group: String, key: String) throws(ControlError) {
+        _ = try dataGet(group: group, key: key)
+        state.batch.deleteGroupValue(group: group, key: key)
+        flush()
+        groupData.remove(group: group, key: key)
+        logger.info("group \(group): \(key) deleted", metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import Logging
+import WidgetProtocol
+import WidgetSchedulerCore
+
+/// Tells the journal what runs and requests do, and writes the history lines that go with them into the state
+/// batch: a run's start, its end (folded with the widget's like runs until the next state write, `RunLineFolder`), a
+/// request's decision, and the scheduler's other news (back-off, quarantine, an exhausted budget, a clock jump).
+///
+/// A run's journal line and its history line come from the same `RunEnd` and are written together, so a folded line
+/// stands for the same runs in both.
+final class RunReporter {
+    var logger: Logger
+    /// The metadata of a run's end line, kept between lines, by `writeRunLine`'s shape: succeeded, failed, or
+    /// succeeded standing for earlier runs too, each with or without an exit status.
+    private var runLineTemplates = [MetadataTemplate?](repeating: nil, count: 6)
+    /// Successful runs' lines, folded while a widget runs again, alike, before the next state write.
+    private var runLines = RunLineFolder<RunEnd>()
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    // MARK: - Runs
+
+    /// A run still going once it has lasted a moment: its "running" line, with its pid. `developerMode` notes that
+    /// a budgeted run went without floor and budget.
+    func runStarted(id: String, kind: String, reason: RunReason, pid: Int32, tokens: Double, developerMode: Bool,
+                    history: inout StateBatch) {
+        writeFoldedRunLine(of: id, into: &history)
+        let note = developerMode ? "; developer mode: budget and floor lifted" : ""
+        // The widget's fields in the literal: this line and the run's end come with every run.
+        logger.info("\(id): running \(kind) provider (\(reason.rawValue))\(note)", metadata: [
+            JournalField.messageID: JournalMessageID.runStarted.metadataValue,
+            JournalField.reloadReason: .string(reason.rawValue),
+            JournalField.providerPID: .string(String(pid)),
+            JournalField.tokens: .string(Self.twoDecimals(tokens)),
+            JournalField.widgetID: .string(id),
+            JournalField.widgetKind: .string(kind),
+        ])
+    }
+
+    /// Writes a run's end line and history line, or folds them (`RunLineFolder`) when it is a success like the
+    /// widget's previous line (the same stderr output, most often none) since the last state write. Any other line
+    /// of the widget first writes the one kept.
+    func runEnded(_ end: RunEnd, history: inout StateBatch) {
+        guard case .success = end.outcome else {
+            writeFoldedRunLine(of: end.id, into: &history)
+            writeRunLine(end, earlierRuns: 0, into: &history)
+            return
+        }
+        switch runLines.fold(end.id, end, likeness: end.stderrTail) {
+        case .folded:
+            break
+        case .writeNow(let kept):
+            if let kept { writeRunLine(kept.line, earlierRuns: kept.earlierRuns, into: &history) }
+            writeRunLine(end, earlierRuns: 0, into: &history)
+        }
+    }
+
+    /// The history line the widget's runs folded since the last write will have, if any: for the budget ledger,
+    /// which counts runs not yet written.
+    func unwrittenFoldedHistory(of id: String) -> HistoryRecord? {
+        runLines.kept(id).map { historyRecord(of: $0.line, earlierRuns: $0.earlierRuns) }
+    }
+
+    /// Writes the widget's folded run line, if one is kept, before another of its lines.
+    func writeFoldedRunLine(of id: String, into history: inout StateBatch) {
+        guard let folded = runLines.take(id) else { return }
+        writeRunLine(folded.line, earlierRuns: folded.earlierRuns, into: &history)
+    }
+
+    /// Writes every folded run line: at each state write, so a run's line is at most one write late.
+    func writeFoldedRunLines(into history: inout StateBatch) {
+        for (_, folded) in runLines.takeAll() {
+            writeRunLine(folded.line, earlierRuns: folded.earlierRuns, into: &history)
+        }
+    }
+
+    /// A run line's history line, which stands for the run and the `earlierRuns` folded into it.
+    private func historyRecord(of end: RunEnd, earlierRuns: Int) -> HistoryRecord {
+        HistoryRecord(widgetID: end.id, at: end.at.wall, monotonic: end.at.monotonic, event: .run,
+                      reason: end.reason.rawValue, outcome: end.outcome.name, detail: end.outcome.detail,
+                      runs: earlierRuns + 1)
+    }
+
+    /// A run's "run finished" or "run failed" line, and its history line; `earlierRuns` is how many of the widget's
+    /// successful runs before it, alike, were folded into it (`RUNS_FOLDED`; the history line's `runs` counts them
+    /// with it).
+    private func writeRunLine(_ end: RunEnd, earlierRuns: Int, into history: inout StateBatch) {
+        history.appendHistory(historyRecord(of: end, earlierRuns: earlierRuns))
+        let stderr = end.stderrTail.isEmpty ? "" : end.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
+        let (id, kind, stats) = (end.id, end.kind, end.stats)
+        // The widget's fields set here, as in `runStarted`, into the kept template of this line's keys (taken out
+        // while it is filled, so that the writes find its storage unshared).
+        let succeeded = end.outcome.isSuccess
+        let folded = succeeded && earlierRuns > 0
+        let shape = folded ? 4 + (stats.exitStatus == nil ? 0 : 1)
+            : (succeeded ? 0 : 2) + (stats.exitStatus == nil ? 0 : 1)
+        var fields = runLineTemplates[shape].take()
+            ?? MetadataTemplate(keys: Self.runLineKeys(succeeded: succeeded, withExitStatus: stats.exitStatus != nil,
+                                                       folded: folded))
+        defer { runLineTemplates[shape] = fields }
+        fields.set(JournalField.reloadReason, .string(end.reason.rawValue))
+        fields.set(JournalField.providerPID, .string(String(stats.pid)))
+        fields.set(JournalField.durationUsec, .string(String(Int(stats.duration * 1_000_000))))
+        fields.set(JournalField.tokens, .string(Self.twoDecimals(end.tokens)))
+        fields.set(JournalField.widgetID, .string(id))
+        fields.set(JournalField.widgetKind, .string(kind))
+        if let status = stats.exitStatus { fields.set(JournalField.exitStatus, .string(status)) }
+        switch end.outcome {
+        case .success(let timeline):
+            fields.set(JournalField.messageID, JournalMessageID.runFinished.metadataValue)
+            fields.set(JournalField.policy, .string(timeline.policy.name))
+            let foldedText: String
+            if folded {
+                fields.set(JournalField.runsFolded, .string(String(earlierRuns)))
+                foldedText = String(concatenating: "; ", String(earlierRuns), " earlier successful ",
+                                    earlierRuns == 1 ? "run" : "runs", " folded into this line")
+            } else {
+                foldedText = ""
+            }
+            // Built in one piece and passed as the message itself: interpolated into a message, it would be copied
+            // again.
+            let text = String(concatenating: id, ": ", kind, " provider answered ", String(timeline.entries.count),
+                              " entries, policy ", timeline.policy.summary, foldedText, tail)
+            logger.info(Logger.Message(stringLiteral: text), metadata: fields.metadata)
+        case .failure(let failure, let detail):
+            fields.set(JournalField.messageID, JournalMessageID.runFailed.metadataValue)
+            fields.set(JournalField.failureReason, .string(failure.rawValue))
+            logger.warning("\(id): \(kind) provider failed (\(failure)): \(detail)\(tail)", metadata: fields.metadata)
+        }
+    }
+
+    /// The keys of a run's end line: the widget's and the run's, and the outcome's, in the order `writeRunLine` sets
+    /// them.
+    private static func runLineKeys(succeeded: Bool, withExitStatus: Bool, folded: Bool) -> [String] {
+        [JournalField.reloadReason, JournalField.providerPID, JournalField.durationUsec, JournalField.tokens,
+         JournalField.widgetID, JournalField.widgetKind]
+            + (withExitStatus ? [JournalField.exitStatus] : [])
+            + [JournalField.messageID, succeeded ? JournalField.policy : JournalField.failureReason]
+            + (folded ? [JournalField.runsFolded] : [])
+    }
+
+    // MARK: - Requests and the scheduler's news
+
+    /// A request's decision that changed the widget's plan: its journal line and history line. `reloadReason` is the
+    /// reason of the run planned or in flight.
+    func decided(_ decided: RequestDecision, kind: String?, tokens: Double, reloadReason: RunReason?,
+                 at now: Instant, history: inout StateBatch) {
+        let id = decided.widget
+        // The runs before the request keep their place before its decision, in the journal and in the history.
+        writeFoldedRunLine(of: id, into: &history)
+        let at = RFC3339.string(from: now.wall(atMonotonic: decided.decision.at))
+        var fields: Logger.Metadata = [
+            JournalField.messageID: JournalMessageID.requestDecided.metadataValue,
+            JournalField.decision: "\(decided.decision.name)",
+            JournalField.nextReload: "\(at)",
+            JournalField.tokens: "\(Self.twoDecimals(tokens))",
+        ]
+        var text = "\(id): reload request \(decided.decision.name)"
+        if let because = decided.decision.because {
+            fields[JournalField.because] = "\(because.rawValue)"
+            // A run waiting for a slot has no planned time of its own: it starts when a running provider ends.
+            text += because == .concurrency ? " until a run slot is free (\(because.phrase))"
+                : " until \(at) (\(because.phrase))"
+        } else if case .coalesced = decided.decision {
+            text += " with the run at \(at)"
+        }
+        if let reloadReason { fields[JournalField.reloadReason] = "\(reloadReason.rawValue)" }
+        logger.info("\(text)", metadata: Self.metadata(id, kind: kind, fields))
+        history.appendHistory(HistoryRecord(widgetID: id, at: now.wall, monotonic: now.monotonic, event: .decision,
+                                            reason: fields[JournalField.reloadReason].map { "\($0)" } ?? "explicit",
+                                            outcome: decided.decision.name,
+                                            because: decided.decision.because?.rawValue))
+    }
+
+    /// The scheduler backs a failing widget off.
+    func backedOff(_ id: String, kind: String?, failures: Int, until: Date) {
+        let next = RFC3339.string(from: until)
+        logger.info("\(id): backing off until \(next) after \(failures) consecutive failure(s)",
+                    metadata: Self.metadata(id, kind: kind, [JournalField.nextReload: "\(next)"]))
+    }
+
+    /// The scheduler quarantines a widget; `reason` is its last run's outcome.
+    func quarantined(_ id: String, kind: String?, failures: Int, reason: String) {
+        let text = "\(id): quarantined after \(failures) consecutive failures; an explicit, foreground or "
+            + "configuration request lifts it"
+        logger.warning("\(text)", metadata: Self.metadata(id, kind: kind, [
+            JournalField.messageID: JournalMessageID.quarantined.metadataValue,
+            JournalField.failureReason: "\(reason)"]))
+    }
+
+    /// A widget's budget is spent until its next token.
+    func budgetExhausted(_ id: String, kind: String?, nextToken: Date, tokens: Double) {
+        let next = RFC3339.string(from: nextToken)
+        let fields: Logger.Metadata = [
+            JournalField.messageID: JournalMessageID.budgetExhausted.metadataValue,
+            JournalField.nextReload: "\(next)",
+            JournalField.tokens: "\(Self.twoDecimals(tokens))",
+        ]
+        logger.notice("\(id): refresh budget exhausted; next token at \(next)",
+                      metadata: Self.metadata(id, kind: kind, fields))
+    }
+
+    /// The wall clock jumped by `delta` seconds.
+    func wallClockJumped(by delta: Double) {
+        logger.notice("wall clock jumped by \(String(format: "%+.3f", delta)) s; deadlines recomputed",
+                      metadata: [JournalField.messageID: JournalMessageID.clockChanged.metadataValue])
+    }
+
+    /// A widget's fields, `extra` winning over them.
+    static func metadata(_ id: String, kind: String?, _ extra: Logger.Metadata = [:]) -> Logger.Metadata {
+        var fields = extra
+        if fields[JournalField.widgetID] == nil { fields[JournalField.widgetID] = .string(id) }
+        if fields[JournalField.widgetKind] == nil, let kind { fields[JournalField.widgetKind] = .string(kind) }
+        return fields
+    }
+
+    /// `value` with two decimals, as `%.2f` writes it, without `String(format:)`: every end-of-run line carries the
+    /// tokens left, and Foundation's formatter is slow for a line written with every run.
+    static func twoDecimals(_ value: Double) -> String {
+        // Exact only away from a half-hundredth, where value × 100's rounding error cannot change the answer;
+        // the rest (and large or non-finite values) go to printf, which rounds the exact binary value.
+        let scaled = value * 100
+        let fraction = scaled - scaled.rounded(.down)
+        guard value.isFinite, abs(value) < 1e6, abs(fraction - 0.5) > 1e-6 else {
+            return String(format: "%.2f", value)
+        }
+        let hundredths = Int64(scaled.rounded())
+        let negative = hundredths < 0 || (hundredths == 0 && value.sign == .minus)
+        let whole = hundredths.magnitude / 100
+        let cents = UInt8(hundredths.magnitude % 100)
+        var wholeDigits = 1
+        var rest = whole
+        while rest >= 10 {
+            rest /= 10
+            wholeDigits += 1
+        }
+        let count = (negative ? 1 : 0) + wholeDigits + 3
+        // The digits written from the last into the string's own storage (inline, at these lengths), where an
+        // interpolation would build and join four parts.
+        return String(unsafeUninitializedCapacity: count) { text in
+            let zero = UInt8(ascii: "0")
+            text[count - 1] = zero + cents % 10
+            text[count - 2] = zero + cents / 10
+            text[count - 3] = UInt8(ascii: ".")
+            var index = count - 4
+            rest = whole
+            repeat {
+                text[index] = zero + UInt8(rest % 10)
+                rest /= 10
+                index -= 1
+            } while rest > 0
+            if negative { text[0] = UInt8(ascii: "-") }
+            return count
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Logging
+import WidgetProtocol
+import WidgetSchedulerCore
+
+/// The service's state on its way to and from the store: the widgets restored at start, the changes collected since
+/// the last write (a `StateBatch`, the widgets whose schedules changed, the timelines received), and the stored
+/// timelines read back when their contents are needed.
+///
+/// Everything here runs on the event loop's one thread. The changes are written by `flush`, when the daemon's
+/// `WritePacer` says; until then nothing is lost while the process lives.
+final class StatePersistence {
+    let store: StateStoring
+    /// The kernel's boot id (`DaemonClock.bootID`): every write stamps it, so a restart knows whether the monotonic
+    /// clock it saved still counts from the same boot.
+    let bootID: String
+    var logger: Logger
+    /// A widget's journal fields, for the lines about its timeline (the service knows its kind).
+    var widgetMetadata: (String) -> Logger.Metadata = { [JournalField.widgetID: .string($0)] }
+    /// The changes of this turn and those not yet written.
+    var batch = StateBatch()
+    /// Timelines received since the last successful write, with their contents and arrival: the store has them only
+    /// once they are written. Older timelines' contents are read from the store when needed.
+    private(set) var freshTimelines: [String: (timeline: Timeline, receivedAt: Date)] = [:]
+    /// Widgets whose scheduler state changed since the last successful write. Their records are encoded when
+    /// written, once per write, not once per change: a busy widget changes state twice per run.
+    private var unwrittenSchedules: Set<String> = []
+
+    init(store: StateStoring, bootID: String, logger: Logger) {
+        self.store = store
+        self.bootID = bootID
+        self.logger = logger
+    }
+
+    // MARK: - Restoring
+
+    /// What a restart restores: the widgets, and the next number a new widget's id takes.
+    struct Restored {
+        var nextWidgetNumber: Int
+    }
+
+    /// Reads every widget from the store, one row at a time and keeping only what scheduling needs (entry dates, not
+    /// contents): `reserve` gets the count first, then `restore` each widget with its schedule, brought to `now`. A
+    /// run that was in flight is pending again, its token still spent, and its last run `interrupted`.
+    func restore(settings: SchedulerSettings, at now: Instant, reserve: (Int) -> Void,
+                 restore: (ManagedWidget, WidgetSchedule) -> Void) throws -> Restored {
+        let meta = try store.allMeta()
+        let saved = Self.savedClock(meta["clock"])
+        let sameBoot = saved?.boot == bootID
+        var nextWidgetNumber = Int(meta["nextWidgetNumber"] ?? "") ?? 1
+        reserve(try store.widgetCount())
+        try store.forEachStoredWidget(timelines: .outlines) { item in
+            let record = item.widget
+            let configuration = JSONValue(jsonText: record.configuration)?.objectValue ?? [:]
+            var persisted: PersistedWidgetState?
+            if let blob = item.schedule?.state {
+                do {
+                    persisted = try PersistedWidgetState(decoding: blob)
+                } catch {
+                    let text = "widget \(record.id): its stored schedule is unreadable (\(error)); starting it with "
+                        + "a full budget"
+                    logger.warning("\(text)", metadata: [JournalField.widgetID: "\(record.id)"])
+                }
+            } else {
+                logger.warning("widget \(record.id) has no stored schedule; starting it with a full budget",
+                               metadata: [JournalField.widgetID: "\(record.id)"])
+            }
+            var schedule = persisted?.schedule
+                ?? WidgetSchedule(id: record.id, kind: record.kind,
+                                  budget: RefreshBudget(fullAt: now.monotonic, settings: settings))
+            schedule.timeline = storedOutline(item)
+            if let saved {
+                schedule = schedule.restored(savedAt: saved.instant, now: now, sameBoot: sameBoot)
+            }
+            if persisted?.lastRun?.outcome == nil, persisted?.lastRun != nil {
+                persisted?.lastRun?.outcome = RunFailureReason.interrupted.rawValue
+            }
+            restore(ManagedWidget(id: record.id, kind: record.kind, family: record.family,
+                                  configuration: configuration, addedAt: record.addedAt,
+                                  lastRun: persisted?.lastRun, currentContent: persisted?.currentContent),
+                    schedule)
+            nextWidgetNumber = max(nextWidgetNumber, (Int(record.id.dropFirst()) ?? 0) + 1)
+        }
+        return Restored(nextWidgetNumber: nextWidgetNumber)
+    }
+
+    /// The outline of a widget's stored timeline: its compact column, or its JSON for a row written before outlines
+    /// were stored. An unreadable one is logged and dropped (the widget keeps its schedule and runs again).
+    private func storedOutline(_ item: StoredWidget) -> TimelineOutline? {
+        do {
+            if let blob = item.outline { return try TimelineOutline(compact: blob) }
+            if let text = item.timeline?.timeline {
+                return TimelineOutline(try Timeline(storedJSON: text))
+            }
+        } catch {
+            let text = "widget \(item.widget.id): its stored timeline is unreadable (\(error)); it shows nothing "
+                + "new until its next run"
+            logger.warning("\(text)", metadata: [JournalField.widgetID: "\(item.widget.id)"])
+        }
+        return nil
+    }
+
+    static func savedClock(_ text: String?) -> (boot: String, instant: Instant)? {
+        let parts = text?.split(separator: " ") ?? []
+        guard parts.count == 3, let monotonic = Double(parts[1]), let wall = Double(parts[2]) else { return nil }
+        return (String(parts[0]), Instant(monotonic: monotonic, wall: Date(timeIntervalSince1970: wall)))
+    }
+
+    // MARK: - Timelines
+
+    /// Keeps a timeline just received, to be written by the next `flush`.
+    func received(_ timeline: Timeline, for id: String, at date: Date) {
+        freshTimelines[id] = (timeline, date)
+    }
+
+    /// The widget's newest timeline with its contents: this turn's if not yet written, else the store's.
+    func fullTimeline(of id: String) -> Timeline? {
+        freshTimelines[id]?.timeline ?? storedTimelines(of: [id])[id]
+    }
+
+    /// The widgets' stored timelines with their contents, read in one go, by widget id. One the store cannot give is
+    /// logged and left out.
+    func storedTimelines(of ids: [String]) -> [String: Timeline] {
+        guard !ids.isEmpty else { return [:] }
+        let records: [String: TimelineRecord]
+        do {
+            records = try store.timelines(widgetIDs: ids)
+        } catch {
+            let widgets = ids.count == 1 ? ids[0] : "\(ids.count) widgets"
+            logger.error("cannot read the stored timeline of \(widgets): \(error)",
+                         metadata: ids.count == 1 ? widgetMetadata(ids[0]) : [:])
+            return [:]
+        }
+        var timelines: [String: Timeline] = [:]
+        timelines.reserveCapacity(records.count)
+        for (id, record) in records {
+            do {
+                timelines[id] = try Timeline(storedJSON: record.timeline)
+            } catch {
+                logger.error("\(id): cannot read its stored timeline: \(error)", metadata: widgetMetadata(id))
+            }
+        }
+        return timelines
+    }
+
+    // MARK: - Writing
+
+    /// Marks the widget's scheduler state to be written by the next `flush`.
+    func persist(_ id: String) {
+        unwrittenSchedules.insert(id)
+    }
+
+    /// Drops everything unwritten of a removed widget, and deletes it with its timeline and history.
+    func forget(_ id: String) {
+        freshTimelines[id] = nil
+        unwrittenSchedules.remove(id)
+        batch.deleteWidget(id: id)
+    }
+
+    /// Whether changes are waiting for `flush`.
+    var hasUnwrittenChanges: Bool { !batch.isEmpty || !unwrittenSchedules.isEmpty || !freshTimelines.isEmpty }
+
+    /// Writes the changes since the last write in one transaction, with the clock stamp used to restore after a
+    /// restart: each changed widget's state as `scheduleRecord` gives it (nil once the widget is gone), and the fresh
+    /// timelines of the widgets still there (`isWidget`). A failed write keeps everything for the next.
+    func flush(at now: Instant, nextWidgetNumber: Int, isWidget: (String) -> Bool,
+               scheduleRecord: (String) -> WidgetScheduleRecord?) {
+        guard hasUnwrittenChanges else { return }
+        for id in unwrittenSchedules {
+            if let record = scheduleRecord(id) { batch.upsertSchedule(record) }
+        }
+        for (id, fresh) in freshTimelines where isWidget(id) {
+            batch.upsertTimeline(TimelineRecord(widgetID: id, timeline: fresh.timeline.storedJSON(),
+                                                receivedAt: fresh.receivedAt, currentEntryIndex: nil,
+                                                outline: TimelineOutline(fresh.timeline).compactEncoded()))
+        }
+        batch.setMeta("clock", "\(bootID) \(now.monotonic) \(now.wall.timeIntervalSince1970)")
+        batch.setMeta("nextWidgetNumber", String(nextWidgetNumber))
+        do {
+            try store.apply(batch)
+            batch.removeAll()
+            unwrittenSchedules.removeAll(keepingCapacity: true)
+            freshTimelines.removeAll(keepingCapacity: true)
+        } catch {
+            // Keep the batch: the next turn retries it with its own changes merged in; nothing is lost while the
+            // process lives.
+            logger.error("cannot write state: \(error)")
+        }
+    }
+
+    /// Makes the schedules of runs about to start survive a kill before the runs start (`StateStoring`); if the
+    /// store cannot, the caller commits everything instead.
+    func recordRunStarts(_ records: [WidgetScheduleRecord]) throws {
+        try store.recordRunStarts(records)
+    }
+}
