@@ -54,7 +54,7 @@ public enum JournalFields {
     /// underscores, at most `maximumNameLength` bytes, and not one of `reservedNames`. Every key of every line passes
     /// here.
     private static func isFieldNameAsItIs(_ key: String) -> Bool {
-        // One pass over the bytes through a buffer (the UTF-8 view's iterator cost ~10 instructions a byte), which
+        // One pass over the bytes through a buffer (the UTF-8 view's iterator does much more work per byte), which
         // also tells whether the name could be reserved, by its length and first letter: only then is it hashed.
         var key = key
         let (valid, mayBeReserved) = key.withUTF8 { utf8 -> (Bool, Bool) in

@@ -13,7 +13,7 @@
 /// the default disposition for every signal, SIG_IGN included. Returns 0 or an error number.
 ///
 /// A process group, not a new session: setsid also creates a scheduler autogroup (kernel.sched_autogroup_enabled,
-/// on by default), which made runs of a trivial provider about 1.5 times slower here (see docs/benchmarks.md).
+/// on by default), which puts each provider in a scheduling group of its own and made every run slower.
 int cspawn_attr_init_isolated(posix_spawnattr_t *attr);
 
 /// Adds glibc's `posix_spawn_file_actions_addclosefrom_np` (every descriptor from `lowest` up closed in the child),
@@ -94,8 +94,9 @@ typedef struct {
 } cspawn_thread_scheduling;
 
 /// The slice the daemon's latency-critical threads ask for (the event loop and the spawning thread): the kernel's
-/// smallest, 0.1 ms, about one run's work on either. With the default (0.7 ms times 1 + log2 of the CPUs), a thread
-/// woken by a provider's exit waited on a CPU behind another provider for up to that long while the exit's CPU idled.
+/// smallest, 0.1 ms, no longer than one run's work on either. With the default (0.7 ms times 1 + log2 of the CPUs),
+/// a thread woken by a provider's exit waited on a CPU behind another provider for up to that long while the exit's
+/// CPU idled.
 static const uint64_t CSPAWN_LATENCY_SLICE_NS = 100000;
 
 /// Reads the calling thread's scheduling. Returns 0, or -1 with errno.

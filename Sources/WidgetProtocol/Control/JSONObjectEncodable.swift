@@ -1,5 +1,5 @@
 /// A reply type that writes its own JSON, byte for byte what `VarlinkCoding.encode` would produce, for replies
-/// large enough that `JSONEncoder` is the cost (a `Reload` of 10 000 widgets: ~50 ms through `JSONEncoder`).
+/// large enough that `JSONEncoder` is the cost (a `Reload` of a kind with many widgets).
 /// `VarlinkCall` prefers this encoding when a reply offers it.
 public protocol JSONObjectEncodable {
     /// Appends the JSON object, no NUL terminator.

@@ -40,8 +40,8 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     public var because: String?
 
     /// The content as given: a value, or text in `JSONValue.jsonText()`'s form, which the daemon's timelines hold
-    /// and `encodeJSONObject` writes as it is. Parsing each entry's content only to write it out again was a few
-    /// per cent of the daemon's work a run (docs/benchmarks.md).
+    /// and `encodeJSONObject` writes as it is: parsing each entry's content only to write it out again would be work
+    /// done for every run.
     private enum ContentStorage: Sendable {
         case value(JSONValue)
         case canonicalText(String)
@@ -74,11 +74,11 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     public var jsonCapacityEstimate: Int { 160 }
 
     /// The event as `VarlinkCoding` writes it (keys sorted, absent members left out), without `JSONEncoder`: every
-    /// run and every entry change is published, and encoding them was a few per cent of the daemon's time per run.
+    /// run and every entry change is published, and `JSONEncoder` would be a noticeable part of the daemon's work.
     public func encodeJSONObject(into output: inout JSONBytesWriter) {
         // Each key is written with its punctuation in one piece: `date`, `event`, `kind` and `widget` are always
-        // there, so only the keys before `date` need to know whether one came before them. Four pieces a key made
-        // 20 appends an event besides the values' own; now 6 (~27 % of an event's encoding, under callgrind).
+        // there, so only the keys before `date` need to know whether one came before them: a few appends an event
+        // rather than four a key.
         output.raw("{")
         var follows = false
         if let at {

@@ -4,8 +4,8 @@ import Glibc
 
 /// Runs provider processes with posix_spawn, each contained in its own process group, driven by a `RunnerEventLoop`.
 ///
-/// Each child gets: its own process group (pgid = pid; not a new session, whose scheduler autogroup made runs about
-/// 1.5 times slower, see docs/benchmarks.md), an empty signal mask and default dispositions for every signal,
+/// Each child gets: its own process group (pgid = pid; not a new session, whose scheduler autogroup made every run
+/// markedly slower), an empty signal mask and default dispositions for every signal,
 /// only descriptors 0, 1 and 2 (pipes; everything from 3 up is closed by the spawn), the spec's environment only,
 /// and RLIMIT_DATA at the spec's memory cap (set with prlimit by the spawning thread the moment posix_spawn returns;
 /// see `ProcessResult` for how a failure is told to be `memory`). The request is in stdin's pipe before the spawn,

@@ -7,13 +7,12 @@ import Glibc
 ///
 /// Under the default policy (SCHED_OTHER, EEVDF since Linux 6.6) a provider's exit wakes the event loop, and the
 /// event loop's hand-over wakes the spawning thread. A woken thread placed on a CPU where a provider has just begun
-/// its slice waited out that slice (1.4 ms on 2 CPUs) while the CPU the provider left went idle: under
-/// `SCHED_OTHER`, P1's daemon left ~10 % of the machine idle and made 0.86 of the C loop's runs
-/// (docs/benchmarks.md). Since Linux 6.12 a thread may ask for a shorter slice (`sched_setattr` with
-/// `sched_runtime`, no privilege needed), and a woken thread whose slice is shorter preempts the running one. Both
-/// threads ask for the shortest, 0.1 ms, and set `SCHED_RESET_ON_FORK`, so providers start with the kernel's default
-/// slice, and with a nice of at least 0 (as systemd's `CPUSchedulingResetOnFork=`): a plugin never inherits the
-/// service's precedence. A thread under a real-time, deadline or idle policy is left as it is.
+/// its slice waited out that slice while the CPU the provider left went idle, so under `SCHED_OTHER` a busy daemon
+/// left part of the machine idle between runs. Since Linux 6.12 a thread may ask for a shorter slice
+/// (`sched_setattr` with `sched_runtime`, no privilege needed), and a woken thread whose slice is shorter preempts
+/// the running one. Both threads ask for the shortest, 0.1 ms, and set `SCHED_RESET_ON_FORK`, so providers start
+/// with the kernel's default slice, and with a nice of at least 0 (as systemd's `CPUSchedulingResetOnFork=`): a
+/// plugin never inherits the service's precedence. A thread under a real-time, deadline or idle policy is left as it is.
 public struct ThreadScheduling: Sendable, Equatable {
     /// `SCHED_OTHER`, `SCHED_BATCH`, `SCHED_IDLE`, `SCHED_FIFO`, `SCHED_RR` or `SCHED_DEADLINE`.
     public var policy: Int32

@@ -2,14 +2,13 @@
 /// index beside it.
 ///
 /// Swift's `Dictionary` stores its values inside its hash buckets, which it keeps at most three quarters full and
-/// sizes in powers of two: at 100 000 widgets that is 262 144 buckets, so a 200-byte schedule cost 2.6 times its size
-/// and the scheduler's table alone 57 MB. Here only the index has buckets (a key and an `Int`); values take their
-/// own size, and a scan of them runs through contiguous memory. Removal moves the last value into the gap, so the
-/// order of iteration is not the order of insertion.
+/// sizes in powers of two, so a large schedule costs up to several times its size in a large table. Here only the
+/// index has buckets (a key and an `Int`); values take their own size, and a scan of them runs through contiguous
+/// memory. Removal moves the last value into the gap, so the order of iteration is not the order of insertion.
 ///
 /// Its members are `@inlinable`, so that modules using it specialize them: the daemon's run path reads and writes two
 /// tables (the service's widgets, the scheduler's schedules), and an unspecialized access paid a generic metadata
-/// lookup and an `Optional.map` through witness tables (~3 % of the loop thread's time a provider run in P1's profile).
+/// lookup and an `Optional.map` through witness tables on every access.
 public struct DenseTable<Value> {
     @usableFromInline var positions: [String: Int] = [:]
     @usableFromInline var storedKeys: [String] = []

@@ -95,8 +95,8 @@ public enum RFC3339 {
         }
     }
 
-    // Digits written into a fixed buffer: this runs once per decision of a `Reload` reply and per journal field, and
-    // string concatenation made it ~2 µs. Returns the count written; the year must have 4 digits.
+    // Digits written into a fixed buffer: this runs once per decision of a `Reload` reply and per journal field, where
+    // string concatenation would allocate for every part. Returns the count written; the year must have 4 digits.
     private static func write(_ fields: Fields, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var index = 0
         func put(_ value: Int, _ width: Int) {

@@ -67,8 +67,8 @@ public final class Daemon {
         self.logger = logger
         // SIGCHLD too, though nothing here handles it: a provider's parent is the spawning thread, which blocks every
         // signal, so the kernel does not drop the SIGCHLD of its exit as ignored but delivers it to a thread that
-        // takes it, this one, waking the loop a second time for every run (`signal:signal_deliver`, 1 027 in 1 034
-        // runs). Blocked, it stays pending, once; exits are watched through the runs' pipes and pidfds.
+        // takes it, this one, waking the loop a second time for nearly every run. Blocked, it stays pending, once;
+        // exits are watched through the runs' pipes and pidfds.
         try EventLoop.blockSignals([SIGCHLD, SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2])
         loop = try EventLoop()
         clock = SystemClock()
@@ -157,8 +157,8 @@ public final class Daemon {
         let store: StateStore
         do {
             try FileManager.default.createDirectory(at: stateURL, withIntermediateDirectories: true)
-            // Checkpoints on the store's own thread: one inside a commit stalls the loop for two fsyncs and ~4 MiB of
-            // page copies, the tail of entry-change lateness (P4) and of run throughput (P1).
+            // Checkpoints on the store's own thread: one inside a commit stalls the loop for two fsyncs and the page
+            // copies, which would delay entry changes and runs alike.
             store = try StateStore(directory: stateURL,
                                    options: StateStoreOptions(backgroundCheckpointEveryCommits: 100))
         } catch {

@@ -12,7 +12,7 @@
 ///
 /// Runs minutes apart, as the floor keeps every kind outside developer mode, are never folded; a provider looping in
 /// developer mode is. A thousand lines a second would carry the unit past journald's rate limit (10 000 entries per
-/// 30 s by default), which then drops the unit's other messages too, and cost the daemon a few per cent of each run.
+/// 30 s by default), which then drops the unit's other messages too, and add to the daemon's work for every run.
 /// The daemon writes a run's history line with its journal line, so a folded line's history line stands for the
 /// same runs (`HistoryRecord.runs`): a looping provider does not insert, then trim, a thousand rows a second. Nothing
 /// else is folded: every run keeps its `runFinished` event.

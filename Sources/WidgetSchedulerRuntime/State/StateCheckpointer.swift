@@ -84,7 +84,7 @@ final class StateCheckpointer: @unchecked Sendable {
                 try connection.writeWithoutTransaction { db in
                     let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
                     // Under back-to-back commits a passive checkpoint never catches the last frame, so the WAL
-                    // never starts over and grows without end (400 MB in a minute of P1). Once it is large, copy
+                    // never starts over and grows without end under a steady run load. Once it is large, copy
                     // the few frames the passive pass left with writers held off, so the next commit restarts it.
                     if let frames: Int = row?[1], frames >= restartAtFrames {
                         try db.execute(sql: "PRAGMA wal_checkpoint(RESTART)")

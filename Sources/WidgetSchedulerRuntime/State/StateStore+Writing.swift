@@ -148,7 +148,7 @@ extension StateStore {
     private func appendHistory(_ records: [HistoryRecord], _ db: Database) throws {
         guard !records.isEmpty else { return }
         // Several lines a statement: one statement a line gave each line its own step, halt and AUTOINCREMENT
-        // bookkeeping, ~30 % of the history's instructions in a P1 run (docs/benchmarks.md).
+        // bookkeeping, most of the cost of writing the history of a busy daemon.
         var newest = -Double.infinity
         var widgetIDs: Set<String> = []
         var start = 0
