@@ -62,11 +62,12 @@ public struct WidgetReloadDecision: Sendable, Hashable, CustomStringConvertible 
         return decisions
     }
 
-    /// `w1: ran`, `w1: coalesced`, `w1: deferred until 2026-01-05T08:05:00Z (floor)`.
+    /// `w1: ran at 2026-01-05T08:00:00Z`, `w1: coalesced into the run at 2026-01-05T08:00:30Z`,
+    /// `w1: deferred until 2026-01-05T08:05:00Z (floor)`.
     public var description: String {
         switch outcome {
-        case .ran: return "\(widgetID): ran"
-        case .coalesced: return "\(widgetID): coalesced"
+        case .ran: return "\(widgetID): ran at \(date.formatted(.iso8601))"
+        case .coalesced: return "\(widgetID): coalesced into the run at \(date.formatted(.iso8601))"
         case .deferred(let until, let because):
             return "\(widgetID): deferred until \(until.formatted(.iso8601)) (\(because.rawValue))"
         }

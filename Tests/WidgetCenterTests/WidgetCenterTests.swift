@@ -27,7 +27,8 @@ private func date(_ text: String) -> Date {
             .deferred(until: date("2026-01-05T11:00:00Z"), because: .budget),
         ])
         #expect(decisions[2].description == "w3: deferred until 2026-01-05T08:05:00Z (floor)")
-        #expect(decisions[0].description == "w1: ran")
+        #expect(decisions[0].description == "w1: ran at 2026-01-05T08:00:00Z")
+        #expect(decisions[1].description == "w2: coalesced into the run at 2026-01-05T08:00:30Z")
     }
 
     @Test func foregroundReloadAsksForABudgetExemptRun() throws {

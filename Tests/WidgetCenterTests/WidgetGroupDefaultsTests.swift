@@ -62,7 +62,8 @@ private let written = reply(#"{"updatedAt":"2026-01-05T08:00:00Z","decisions":[]
         }
         let decisions = try WidgetGroupDefaults(suiteName: "weather", socketPath: daemon.path)
             .set(Data("Lyon".utf8), forKey: "location", reloadingKinds: ["weather", "forecast", "weather"])
-        #expect(decisions.map(\.description) == ["w1: ran", "w2: coalesced"])
+        #expect(decisions.map(\.widgetID) == ["w1", "w2"])
+        #expect(decisions.map(\.outcome) == [.ran, .coalesced])
         let calls = daemon.finish()
         #expect(calls.map(\.member) == ["DataSet", "Reload"])
         #expect(calls[0].parameters?["reloadKind"] == .string("weather"))

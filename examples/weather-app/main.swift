@@ -7,7 +7,7 @@ let location = CommandLine.arguments.dropFirst().first ?? "Paris"
 do {
     try WidgetGroupDefaults(suiteName: "weather").set(location, forKey: "location")
     for decision in try WidgetCenter.shared.reloadTimelines(ofKind: "weather") {
-        print(decision)  // w1: ran, or w1: deferred until 2026-01-05T08:05:00Z (floor)
+        print(decision)  // w1: ran at 2026-01-05T08:00:00Z, or w1: deferred until 2026-01-05T08:05:00Z (floor)
     }
 } catch {
     FileHandle.standardError.write(Data("weather-app: \(error)\n".utf8))

@@ -20,7 +20,8 @@ def test_reload_timelines_sends_the_kind_and_returns_each_widgets_decision(fake_
         ReloadDecision("w1", "ran", datetime(2026, 1, 5, 8, tzinfo=timezone.utc)),
         ReloadDecision("w2", "deferred", datetime(2026, 1, 5, 8, 5, tzinfo=timezone.utc), "floor"),
     ]
-    assert [str(decision) for decision in decisions] == ["w1: ran", "w2: deferred until 2026-01-05T08:05:00Z (floor)"]
+    assert [str(decision) for decision in decisions] == [
+        "w1: ran at 2026-01-05T08:00:00Z", "w2: deferred until 2026-01-05T08:05:00Z (floor)"]
 
 
 def test_foreground_and_all_are_sent_as_the_daemon_names_them(fake_daemon):

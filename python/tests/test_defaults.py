@@ -70,7 +70,8 @@ def test_set_reloads_the_first_kind_with_the_write_and_each_further_kind_after_i
     daemon = fake_daemon(Store())
     decisions = GroupDefaults("weather", daemon.path).set("location", "Lyon",
                                                           reload_kinds=["weather", "forecast", "weather"])
-    assert [str(decision) for decision in decisions] == ["w1: ran", "w2: coalesced"]
+    assert [str(decision) for decision in decisions] == [
+        "w1: ran at 2026-01-05T08:00:00Z", "w2: coalesced into the run at 2026-01-05T08:00:01Z"]
     assert [(call["method"].rsplit(".", 1)[1], call["parameters"]) for call in daemon.calls] == [
         ("DataSet", {"group": "weather", "key": "location", "value": "Lyon", "reloadKind": "weather"}),
         ("Reload", {"kind": "forecast"}),

@@ -33,7 +33,9 @@ class ReloadDecision(NamedTuple):
     def __str__(self) -> str:
         if self.decision == "deferred":
             return "%s: deferred until %s (%s)" % (self.widget, format_date(self.at), self.because)
-        return "%s: %s" % (self.widget, self.decision)
+        if self.decision == "coalesced":
+            return "%s: coalesced into the run at %s" % (self.widget, format_date(self.at))
+        return "%s: %s at %s" % (self.widget, self.decision, format_date(self.at))
 
     @classmethod
     def from_reply(cls, decision: Any) -> "ReloadDecision":
