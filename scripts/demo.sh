@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's demo: set up, build, boot a throw-away systemd (nothing on the host changes), install the build,
 # `systemctl start widget-scheduler`, add the example widgets, and show what a user sees: widgetctl list, a reload
-# with its decision, a few seconds of widgetctl watch, and journalctl excerpts explained by the catalog.
+# with its decision, an app's side (the Swift weather-app example, the Python SDK), a few seconds of widgetctl watch,
+# and journalctl excerpts explained by the catalog.
 #
 # Needs root and systemd-nspawn (scripts/setup.sh installs it). Without root, it replays a two-day scenario through
 # the scheduler's core instead (widget-scheduler simulate).
@@ -35,6 +36,9 @@ exec Tests/System/sdbox.sh "${binds[@]}" -- env BUILD_DIR="$bin" bash -c '
     show widgetctl reload --kind weather
     show widgetctl reload --kind weather --json
     show widgetctl budget --kind weather
+    printf "\n== an app saves a location to the weather group and reloads the weather kind (WidgetCenter)\n"
+    PATH="$BUILD_DIR:$PATH" show weather-app Lyon
+    show python3 -c "from widgetkit import WidgetCenter; print(*WidgetCenter().current_configurations(), sep=\"\\n\")"
     show widgetctl timeline w1
     printf "\n\033[1m\$ widgetctl watch --json   (5 seconds; a foreground reload of all widgets meanwhile)\033[0m\n"
     timeout 5 widgetctl watch --json & watcher=$!

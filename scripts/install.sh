@@ -10,6 +10,8 @@
 #   CATALOGDIR  journal catalog directory (default /usr/lib/systemd/catalog, whatever PREFIX is: journalctl
 #               --update-catalog reads only that directory, so `journalctl -x` works with PREFIX=/usr/local too)
 #   MANSRC      directory of generated man pages *.1 ... *.8 (default docs/man; skipped when absent)
+#   PYTHONSITEDIR  where the Python SDK (python/widgetkit) goes (default: the site directory under PREFIX of the
+#               python3 that providers run, e.g. /usr/local/lib/python3.11/dist-packages on Debian)
 #
 # With an empty DESTDIR it then creates the system user (systemd-sysusers), rebuilds the catalog database
 # (journalctl --update-catalog) and, when systemd is running, runs systemctl daemon-reload. It enables nothing:
@@ -103,6 +105,34 @@ done
 # reads them, so neither it nor a provider it runs can change its own configuration.
 install -d -m 0755 "$DESTDIR/etc/widget-scheduler/providers"
 if [ -z "$DESTDIR" ] && [ "$(id -u)" = 0 ]; then chown root:root /etc/widget-scheduler /etc/widget-scheduler/providers; fi
+
+# --- the Python SDK ---------------------------------------------------------------------------------------------------
+# python/widgetkit goes where python3 on the providers' PATH finds it, so that Python providers, the examples first,
+# and apps simply `import widgetkit`: that interpreter's site directory under PREFIX (Debian's dist-packages). It is
+# compiled here, as a sandboxed provider may not write its __pycache__.
+python=$(PATH=/usr/local/bin:/usr/bin:/bin command -v python3 || true)
+if [ -z "$python" ]; then
+    say "python3 not found: the Python SDK is not installed, and the Python example providers will fail"
+else
+    sitedir=${PYTHONSITEDIR:-$("$python" - "$PREFIX" <<'PYTHON'
+import site, sys
+prefix = sys.argv[1].rstrip("/") + "/"
+# Directories directly under PREFIX/lib (not /usr/local/lib for PREFIX=/usr); Debian's version-independent one first.
+found = [d for d in site.getsitepackages() if d.startswith(prefix) and d[len(prefix):].startswith("lib/")]
+found.sort(key=lambda d: "/python3/" not in d)
+print(found[0] if found else "")
+PYTHON
+)}
+    if [ -z "$sitedir" ]; then
+        say "$python has no site directory under $PREFIX: set PYTHONSITEDIR to install the Python SDK"
+    else
+        for file in python/widgetkit/*.py; do
+            put 0644 "$file" "$sitedir/widgetkit/$(basename "$file")"
+        done
+        "$python" -m compileall -q -d "$sitedir/widgetkit" "$DESTDIR$sitedir/widgetkit" > /dev/null
+        say "Python SDK -> $DESTDIR$sitedir/widgetkit"
+    fi
+fi
 
 # --- example providers ------------------------------------------------------------------------------------------------
 # examples/NAME/ -> $PREFIX/lib/widget-providers/NAME/, its manifests -> $PREFIX/share/widget-scheduler/providers/,

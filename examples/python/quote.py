@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Quote of the hour: a minimal Python widget provider (protocol v1), standard library only.
+"""Quote of the hour: a minimal widget provider on the widgetkit SDK (python/ in the repository).
 
 One entry per hour for the next six hours, each with the quote of that hour for the chosen topic.
 """
-import json
-import sys
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
+
+from widgetkit import Entry, Option, Timeline, TimelineProvider, at_end, main
 
 QUOTES = {
     "science": [
@@ -23,63 +23,34 @@ QUOTES = {
 HOURS_AHEAD = 6
 
 
-def parse_date(text):
-    if not isinstance(text, str):
-        return None
-    try:
-        date = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return date if date.tzinfo is not None else None
+def topic(context):
+    chosen = context.configuration.get("topic")
+    return chosen if chosen in QUOTES else "science"
 
 
-def format_date(date):
-    return date.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+class Quote(TimelineProvider):
+    def entry(self, context, date, hour):
+        quotes = QUOTES[topic(context)]
+        text, author = quotes[int(hour.timestamp() // 3600) % len(quotes)]
+        return Entry(date, {"topic": topic(context), "quote": text, "author": author})
 
-
-def quote_entry(topic, date, hour):
-    quotes = QUOTES[topic]
-    text, author = quotes[int(hour.timestamp() // 3600) % len(quotes)]
-    return {"date": format_date(date), "content": {"topic": topic, "quote": text, "author": author}}
-
-
-def answer(request):
-    kind = request.get("request")
-    now = parse_date((request.get("context") or {}).get("now")) or datetime.now(timezone.utc)
-    configuration = (request.get("widget") or {}).get("configuration") or {}
-    topic = configuration.get("topic") if configuration.get("topic") in QUOTES else "science"
-    hour = now.replace(minute=0, second=0, microsecond=0)
-    if kind == "timeline":
-        entries = [quote_entry(topic, now, hour)]
+    def timeline(self, context):
+        hour = context.now.replace(minute=0, second=0, microsecond=0)
         later = [hour + timedelta(hours=n) for n in range(1, HOURS_AHEAD + 1)]
+        entries = [self.entry(context, context.now, hour)]
         # Entries at least five minutes apart, as WidgetKit advises.
-        entries += [quote_entry(topic, date, date) for date in later if date - now >= timedelta(minutes=5)]
-        return {"entries": entries, "policy": "atEnd"}
-    if kind == "snapshot":
-        return {"entry": quote_entry(topic, now, hour)}
-    if kind == "placeholder":
-        return {"entry": {"date": format_date(now), "content": {"topic": topic, "quote": "…", "author": ""}}}
-    if kind == "defaults":
-        return {"configuration": {"topic": "science"}}
-    if kind == "options":
-        search = (request.get("search") or "").lower()
-        return {"options": [{"value": name, "title": name.capitalize()} for name in sorted(QUOTES) if search in name]}
-    raise ValueError("unknown request %r" % kind)
+        entries += [self.entry(context, date, date) for date in later if date - context.now >= timedelta(minutes=5)]
+        return Timeline(entries, at_end())
 
+    def placeholder(self, context):
+        return Entry(context.now, {"topic": topic(context), "quote": "…", "author": ""})
 
-def main():
-    try:
-        request = json.load(sys.stdin)
-        if not isinstance(request, dict) or request.get("protocol") != 1:
-            raise ValueError("not a protocol 1 request")
-        result = answer(request)
-    except ValueError as error:
-        print("quote: %s" % error, file=sys.stderr)
-        return 2
-    json.dump(result, sys.stdout, separators=(",", ":"))
-    sys.stdout.write("\n")
-    return 0
+    def defaults(self, context):
+        return {"topic": "science"}
+
+    def options(self, context):
+        return [Option(name, name.capitalize()) for name in sorted(QUOTES) if context.search.lower() in name]
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main(Quote())

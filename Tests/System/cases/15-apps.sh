@@ -1,0 +1,49 @@
+# An app's side under the real unit: the Swift example app (WidgetCenter) and a Python app on the SDK that
+# install.sh put in the system Python talk to the system socket. A widget added after the app saved its location
+# starts from it (seed 000), a write with a reload is decided, and a stranger's write is refused in the daemon's words.
+start_widget_scheduler
+need_program weather-app
+python=$(PATH=/usr/local/bin:/usr/bin:/bin command -v python3) || fail "no python3 for the providers"
+app='
+import sys
+from widgetkit import GroupDefaults, WidgetCenter, WidgetCenterError
+try:
+    decisions = GroupDefaults("weather").set("location", sys.argv[1], reload_kinds=["weather"])
+except WidgetCenterError as error:
+    sys.exit("python-app: %s (%s)" % (error, type(error).__name__))
+print(" ".join("%s:%s" % (d.widget, d.decision) for d in decisions))
+print(" ".join("%s:%s" % (w.id, w.kind) for w in WidgetCenter().current_configurations()))
+'
+
+step "the Swift app saves a location before any weather widget exists"
+out=$("$BUILD_DIR/weather-app" Oslo 2>&1) || fail "weather-app Oslo: $out"
+expect_eq "$out" "" "weather-app's decisions with no weather widget"
+expect_eq "$(widgetctl data get weather location --json | json_get "d['value']")" Oslo "the stored location"
+
+step "a widget added afterwards starts from the app's location"
+id=$(widgetctl add --kind weather --json | json_get "d['id']")
+first_run_ended() {
+    [ "$(widgetctl list --json | json_get "[w['lastOutcome'] for w in d if w['id'] == '$id'][0]")" != null ]
+}
+wait_until 30 "the weather widget's first run" first_run_ended
+widgetctl list --json > /tmp/list.json
+expect_eq "$(json_get "d[0]['lastOutcome']" < /tmp/list.json)" success "the first run's outcome"
+expect_eq "$(json_get "d[0]['configuration']['location']" < /tmp/list.json)" Oslo "the widget's default location"
+expect_eq "$(json_get "d[0]['currentEntry']['content']['location']" < /tmp/list.json)" Oslo "the location shown"
+
+step "a Python app on the installed SDK writes the group and reloads the kind"
+out=$("$python" -c "$app" Lyon 2>&1) || fail "the Python app failed: $out"
+expect_match "$out" "^$id:(ran|coalesced|deferred)"$'\n'"$id:weather\$" "the Python app's decisions and widgets"
+expect_eq "$(widgetctl data get weather location --json | json_get "d['value']")" Lyon "the stored location"
+
+step "a stranger is refused, in the daemon's words"
+if out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$python" -c "$app" Rome 2>&1); then
+    fail "nobody wrote the weather group: $out"
+fi
+refusal="^python-app: permission denied: DataSet needs .*uid 65534 has none of these \(PermissionDenied\)\$"
+expect_match "$out" "$refusal" "the Python app's refusal"
+if out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BUILD_DIR/weather-app" Rome 2>&1); then
+    fail "nobody wrote the weather group: $out"
+fi
+expect_match "$out" "^weather-app: permission denied: DataSet needs " "the Swift app's refusal"
+expect_eq "$(widgetctl data get weather location --json | json_get "d['value']")" Lyon "the stored location"
