@@ -7,7 +7,8 @@ import PackageDescription
 //   CSystemd / SystemdKit   libsystemd: sd-event loop, journal (sd_journal_sendv), sd_notify, socket activation
 //   CSpawn / WidgetProviders  manifests (TOMLKit) and the posix_spawn provider runner
 //   WidgetSchedulerRuntime  the daemon: SQLite state (GRDB), Varlink server, wiring core to effects
-//   WidgetSchedulerTestKit  manual clock and fakes for every effect protocol
+//   WidgetSchedulerCoreTestKit  manual clock and seeded generator, for the core's tests (no runtime, no GRDB)
+//   WidgetSchedulerTestKit  fakes for every effect protocol, with the core's kit
 //   WidgetProviderKit       the Swift SDK for provider authors, with WidgetKit's names
 //   WidgetControlClient     the blocking Varlink client of the control socket, shared by widgetctl and apps
 //   WidgetCenter            the library for apps, with WidgetKit's names: reloads, configurations, group data
@@ -20,6 +21,7 @@ let package = Package(
         .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
         .library(name: "WidgetCenter", targets: ["WidgetCenter"]),
         .library(name: "WidgetSchedulerTestKit", targets: ["WidgetSchedulerTestKit"]),
+        .library(name: "WidgetSchedulerCoreTestKit", targets: ["WidgetSchedulerCoreTestKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -62,10 +64,12 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "WidgetSchedulerCoreTestKit", dependencies: ["WidgetSchedulerCore"]),
         .target(
             name: "WidgetSchedulerTestKit",
             dependencies: [
-                "WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetProviders", "WidgetProtocol",
+                "WidgetSchedulerCore", "WidgetSchedulerCoreTestKit", "WidgetSchedulerRuntime", "WidgetProviders",
+                "WidgetProtocol",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -108,15 +112,17 @@ let package = Package(
                            "SystemdKit", .product(name: "Logging", package: "swift-log")],
             path: "benchmarks/daemon-bench"
         ),
-        .testTarget(name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerTestKit"]),
-        .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol", "WidgetSchedulerTestKit"]),
+        .testTarget(
+            name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerCoreTestKit"]
+        ),
+        .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol", "WidgetSchedulerCoreTestKit"]),
         .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol", "CSpawn"]),
         .executableTarget(
             name: "systemdkit-probe",
             dependencies: ["SystemdKit", .product(name: "Logging", package: "swift-log")],
             path: "Tests/System/Probe"
         ),
-        .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit", "CSystemd"]),
+        .testTarget(name: "SystemdKitTests", dependencies: ["SystemdKit", "CSystemd", "WidgetProtocol"]),
         .testTarget(
             name: "WidgetSchedulerRuntimeTests",
             dependencies: ["WidgetSchedulerRuntime", "WidgetSchedulerTestKit", "SystemdKit"]

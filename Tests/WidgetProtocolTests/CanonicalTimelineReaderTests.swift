@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import WidgetProtocol
 import WidgetSchedulerCore
-import WidgetSchedulerTestKit
+import WidgetSchedulerCoreTestKit
 
 /// The decoder's fast path: it reads the usual answers itself, gives exactly what the full decoder gives, and leaves
 /// every other answer to it.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import WidgetProtocol
-import WidgetSchedulerTestKit
+import WidgetSchedulerCoreTestKit
 
 /// The fast parser gives exactly what `JSONDecoder` gives, or nothing (and the caller asks `JSONDecoder`).
 struct JSONFastParserTests {

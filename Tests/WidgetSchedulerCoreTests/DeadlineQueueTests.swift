@@ -1,6 +1,6 @@
 import Testing
 @testable import WidgetSchedulerCore
-import WidgetSchedulerTestKit
+import WidgetSchedulerCoreTestKit
 
 /// The deadline queue by position: what comes due, in which order and at which position, while deadlines change and
 /// the scheduler's table moves its last widget into a removed one's place.

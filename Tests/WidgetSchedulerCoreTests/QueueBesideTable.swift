@@ -1,5 +1,5 @@
 @testable import WidgetSchedulerCore
-import WidgetSchedulerTestKit
+import WidgetSchedulerCoreTestKit
 
 /// A positioned queue beside a `DenseTable`, told of the table's additions and removals as the scheduler tells it.
 struct QueueBesideTable<Queue: PositionedQueue> {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WidgetSchedulerCore
-import WidgetSchedulerTestKit
+import WidgetSchedulerCoreTestKit
 
 /// Widgets added and removed at random among running ones: every removal moves the scheduler's last widget into the
 /// removed one's place, and with it that widget's deadline and its turn for a slot. None may be lost.

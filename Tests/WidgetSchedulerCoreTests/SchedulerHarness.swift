@@ -1,6 +1,6 @@
 import Foundation
 import WidgetSchedulerCore
-import WidgetSchedulerTestKit
+import WidgetSchedulerCoreTestKit
 
 /// Drives a `Scheduler` at explicit instants and reads its actions back in a compact form.
 struct SchedulerHarness {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WidgetSchedulerCore
-import WidgetSchedulerTestKit
+import WidgetSchedulerCoreTestKit
 
 /// Invariants over thousands of random multi-day scenarios, replayed through the simulation (the real core).
 /// The generator is seeded, so a failure names a seed that reproduces it.

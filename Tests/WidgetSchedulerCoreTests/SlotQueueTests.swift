@@ -1,6 +1,6 @@
 import Testing
 @testable import WidgetSchedulerCore
-import WidgetSchedulerTestKit
+import WidgetSchedulerCoreTestKit
 
 /// The slot queue by position: who gets the next free slot, while widgets wait, leave the queue and the scheduler's
 /// table moves its last widget into a removed one's place.
