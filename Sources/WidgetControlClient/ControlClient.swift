@@ -24,24 +24,12 @@ public final class ControlClient {
         self.path = path
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .io("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.utf8.count < capacity else {
+        guard let address = UnixSocketAddress(path: path) else {
             close(fd)
-            throw .io("socket path too long (\(path.utf8.count) bytes, at most \(capacity - 1)): \(path)")
+            throw .io("socket path too long (\(path.utf8.count) bytes, at most "
+                + "\(UnixSocketAddress.maximumPathLength)): \(path)")
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
+        guard address.connect(fd) == 0 else {
             let code = errno
             close(fd)
             let reason = String(cString: strerror(code))

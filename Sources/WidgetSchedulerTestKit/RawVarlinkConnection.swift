@@ -47,7 +47,7 @@ public final class RawVarlinkConnection: @unchecked Sendable {
         // number meanwhile (tests polling for a socket saw other tests' connections die or go silent).
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket(): errno \(errno)") }
-        guard let result = withUnixSocketAddress(path, { connect(fd, $0, $1) }) else {
+        guard let result = UnixSocketAddress(path: path)?.connect(fd) else {
             close(fd)
             throw Failure("socket path too long: \(path)")
         }

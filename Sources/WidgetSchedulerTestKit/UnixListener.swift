@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WidgetProtocol
 
 /// A listening Unix stream socket at a fresh path under /tmp, for tests that play the daemon's end of a connection
 /// (a fake daemon for `ControlClient`, a server for the benchmark client). Closed and unlinked when released.
@@ -21,7 +22,7 @@ public final class UnixListener: @unchecked Sendable {
         // its deinit when init throws, which would close the descriptor a second time.
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket(): errno \(errno)") }
-        guard withUnixSocketAddress(path, { bind(fd, $0, $1) }) == 0, listen(fd, 4) == 0 else {
+        guard UnixSocketAddress(path: path)?.bind(fd) == 0, listen(fd, 4) == 0 else {
             let code = errno
             close(fd)
             throw Failure(description: "bind/listen \(path): errno \(code)")

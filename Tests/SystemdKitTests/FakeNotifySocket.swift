@@ -1,6 +1,7 @@
 import CSystemd
 import Glibc
 import SystemdKit
+import WidgetProtocol
 
 /// A datagram socket standing in for systemd's notification socket: bound in a fresh temporary directory and
 /// exported as NOTIFY_SOCKET until `close()`.
@@ -23,19 +24,10 @@ final class FakeNotifySocket {
         guard fd >= 0 else {
             throw SystemdError("socket", code: errno)
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in path.utf8.enumerated() where index < bytes.count - 1 {
-                bytes[index] = byte
-            }
+        guard let address = UnixSocketAddress(path: path) else {
+            throw SystemdError("bind", code: ENAMETOOLONG, detail: path)
         }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else {
+        guard address.bind(fd) == 0 else {
             throw SystemdError("bind", code: errno, detail: path)
         }
         var enabled: Int32 = 1

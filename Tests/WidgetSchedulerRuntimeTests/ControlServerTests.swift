@@ -75,18 +75,7 @@ import WidgetProtocol
         first.stop()
         // Leave a socket file nobody listens on, as a killed daemon does.
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        _ = UnixSocketAddress(path: path)?.bind(stale)
         close(stale)
         let second = try server()
         defer { second.stop() }
@@ -97,18 +86,7 @@ import WidgetProtocol
 
     @Test func adoptedSocketIsServedLikeAnOwnOne() throws {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        _ = UnixSocketAddress(path: path)?.bind(fd)
         #expect(Glibc.listen(fd, 16) == 0)
         let server = ControlServer(loop: loop, handler: handler, configuration: .init(version: "test"))
         try server.adopt(listeningSocket: fd)

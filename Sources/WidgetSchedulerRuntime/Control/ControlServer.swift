@@ -112,7 +112,7 @@ public final class ControlServer: ControlConnectionDelegate {
     /// Creates, binds and listens on a Unix socket at `path`, mode 0666 (authorization is per call, by peer
     /// credentials). A stale socket left by a dead daemon is replaced; a live one is an error.
     public func listen(path: String) throws(SystemCallError) {
-        guard path.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+        guard let address = UnixSocketAddress(path: path) else {
             throw SystemCallError(call: "bind \(path): path too long", errno: ENAMETOOLONG)
         }
         if Self.someoneListens(at: path) {
@@ -122,13 +122,7 @@ public final class ControlServer: ControlConnectionDelegate {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
             | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SystemCallError(call: "socket(AF_UNIX)", errno: errno) }
-        var address = Self.address(path)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else {
+        guard address.bind(fd) == 0 else {
             let error = SystemCallError(call: "bind \(path)", errno: errno)
             close(fd)
             throw error
@@ -374,17 +368,6 @@ public final class ControlServer: ControlConnectionDelegate {
         if retryTimer != nil { resumeAccepting() }
     }
 
-    private static func address(_ path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8.prefix(raw.count - 1))
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        return address
-    }
-
     /// Whether a server listens at `path` now: a stale socket refuses connections; a live one accepts them or, with
     /// a full backlog, says EAGAIN (the socket is non-blocking so that case cannot hang the start).
     private static func someoneListens(at path: String) -> Bool {
@@ -392,12 +375,7 @@ public final class ControlServer: ControlConnectionDelegate {
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = address(path)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        guard let connected = UnixSocketAddress(path: path)?.connect(fd) else { return false }
         return connected == 0 || errno == EAGAIN || errno == EINPROGRESS
     }
 }
