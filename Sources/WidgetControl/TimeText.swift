@@ -1,6 +1,7 @@
 import Foundation
+import WidgetProtocol
 
-/// Dates for people: absolute in the local time zone, and relative to now ("in 4 min", "3 min ago"), in the forms
+/// Dates for people: absolute in the local time zone, and relative to now ("in 4min", "3min ago"), in the forms
 /// `systemctl list-timers` uses for its table.
 public struct TimeText: Sendable {
     public var now: Date
@@ -41,29 +42,14 @@ public struct TimeText: Sendable {
         return format(date, "yyyy-MM-dd HH:mm:ss")
     }
 
-    /// A span as systemd writes it: `4min 3s`, `1h 2min`, `2 days 3h`, `250ms`.
+    /// A span as systemd writes it: `4min 3s`, `1h 2min`, `2 days 3h`, `250ms` (`TimeSpan`).
     public static func span(_ seconds: Double) -> String {
-        let seconds = abs(seconds)
-        if seconds < 1 {
-            let milliseconds = Int((seconds * 1000).rounded())
-            return milliseconds == 0 ? "0s" : "\(milliseconds)ms"
-        }
-        var left = Int(seconds.rounded(.down))
-        let units: [(String, Int)] = [("day", 86_400), ("h", 3_600), ("min", 60), ("s", 1)]
-        var parts: [String] = []
-        for (name, size) in units where left >= size && parts.count < 2 {
-            let count = left / size
-            left -= count * size
-            parts.append(name == "day" ? "\(count) \(count == 1 ? "day" : "days")" : "\(count)\(name)")
-        }
-        return parts.joined(separator: " ")
+        TimeSpan.text(seconds)
     }
 
-    /// `in 4min 3s`, `3min ago`, or `now` within half a second.
+    /// `in 4min 3s`, `3min ago`, or `now` within half a second (`TimeSpan`).
     public func relative(_ date: Date) -> String {
-        let delta = date.timeIntervalSince(now)
-        if abs(delta) < 0.5 { return "now" }
-        return delta > 0 ? "in " + Self.span(delta) : Self.span(delta) + " ago"
+        TimeSpan.relative(date.timeIntervalSince(now))
     }
 
     /// `10:42:07 (in 4min 3s)`.

@@ -467,6 +467,6 @@ struct WidgetServiceTests {
         harness.launcher.launches[0].succeed(harness.timeline([0], policy: .after(harness.clock.now().wall
             .addingTimeInterval(240))))
         #expect(harness.service.statusLine(at: harness.clock.now())
-                == "1 widget, 0 running, next reload clock/w1 in 5 min")
+                == "1 widget, 0 running, next reload clock/w1 in 5min")
     }
 }

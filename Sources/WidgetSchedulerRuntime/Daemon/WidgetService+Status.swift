@@ -4,11 +4,11 @@ import WidgetSchedulerCore
 
 /// The daemon's status: the one-line text `systemctl status` shows (sd_notify's `STATUS=`) and `Status`'s reply.
 extension WidgetService {
-    /// "12 widgets, 1 running, next reload weather/w3 in 4 min".
+    /// "12 widgets, 1 running, next reload weather/w3 in 4min 3s" (`TimeSpan`); a run due already is "now".
     public func statusLine(at now: Instant) -> String {
         var text = "\(widgets.count) widget\(widgets.count == 1 ? "" : "s"), \(scheduler.runningCount) running"
         if let (id, plan) = nextPlannedRun(at: now), let kind = widgets[id]?.kind {
-            text += ", next reload \(kind)/\(id) \(Self.relative(plan.at - now.monotonic))"
+            text += ", next reload \(kind)/\(id) \(TimeSpan.relative(max(0, plan.at - now.monotonic)))"
         }
         return text
     }
@@ -21,14 +21,6 @@ extension WidgetService {
             if best == nil || plan.at < best!.1.at || (plan.at == best!.1.at && id < best!.0) { best = (id, plan) }
         }
         return best
-    }
-
-    static func relative(_ seconds: Double) -> String {
-        if seconds < 1 { return "now" }
-        if seconds < 90 { return "in \(Int(seconds.rounded())) s" }
-        if seconds < 5_400 { return "in \(Int((seconds / 60).rounded())) min" }
-        if seconds < 172_800 { return "in \(Int((seconds / 3_600).rounded())) h" }
-        return "in \(Int((seconds / 86_400).rounded())) days"
     }
 
     /// The daemon as a whole.
