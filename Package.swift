@@ -22,6 +22,14 @@ let package = Package(
         .library(name: "WidgetCenter", targets: ["WidgetCenter"]),
         .library(name: "WidgetSchedulerTestKit", targets: ["WidgetSchedulerTestKit"]),
         .library(name: "WidgetSchedulerCoreTestKit", targets: ["WidgetSchedulerCoreTestKit"]),
+        // The daemon's own modules, for the benchmark package (Benchmarks/Package.swift) alone: daemon-bench
+        // populates state through WidgetService and times the Scheduler's decisions, runner-bench runs providers
+        // through ProviderRunner, state-bench drives StateStore. No API for apps or providers, which have
+        // WidgetProviderKit and the control socket.
+        .library(
+            name: "WidgetSchedulerInternals",
+            targets: ["WidgetSchedulerCore", "WidgetProtocol", "WidgetProviders", "WidgetSchedulerRuntime"]
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -100,18 +108,6 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(
-            name: "state-bench",
-            dependencies: ["WidgetSchedulerRuntime"],
-            path: "benchmarks/state-bench"
-        ),
-        .executableTarget(name: "runner-bench", dependencies: ["WidgetProviders"], path: "benchmarks/runner-bench"),
-        .executableTarget(
-            name: "daemon-bench",
-            dependencies: ["WidgetSchedulerCore", "WidgetSchedulerRuntime", "WidgetProviders", "WidgetProtocol",
-                           "SystemdKit", .product(name: "Logging", package: "swift-log")],
-            path: "benchmarks/daemon-bench"
-        ),
         .testTarget(
             name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerCoreTestKit"]
         ),
@@ -135,7 +131,6 @@ let package = Package(
         .testTarget(
             name: "WidgetCenterTests", dependencies: ["WidgetCenter", "WidgetProtocol", "WidgetSchedulerTestKit"]
         ),
-        .testTarget(name: "BenchmarkToolTests", dependencies: ["daemon-bench", "WidgetSchedulerTestKit"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["WidgetCenter", "WidgetProtocol", "WidgetSchedulerTestKit", "CSpawn"]

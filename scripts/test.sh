@@ -3,7 +3,9 @@
 #   1. swift test: the core's tables and properties, the runtime against fakes, the real daemon driven by widgetctl
 #      (integration), the fault suite (reliability);
 #   2. pytest: the Python SDK's unit tests (python/tests; its runs through the real daemon are in swift test);
-#   3. Tests/System/run.sh: the installed service under a real systemd booted in a throw-away container.
+#   3. the benchmark tools' own tests (Benchmarks/Package.swift, built in the same scratch path, where the product's
+#      modules are already built);
+#   4. Tests/System/run.sh: the installed service under a real systemd booted in a throw-away container.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh
@@ -11,6 +13,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 swift build --build-tests
 swift test --skip-build
 python3 -m pytest -q -p no:cacheprovider python/tests
+swift build --package-path Benchmarks --scratch-path .build --build-tests
+swift test --package-path Benchmarks --scratch-path .build --skip-build
 
 if [ "$(id -u)" = 0 ] && command -v systemd-nspawn > /dev/null; then
     Tests/System/run.sh -B "$(swift build --show-bin-path)"

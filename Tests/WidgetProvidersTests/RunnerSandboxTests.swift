@@ -283,7 +283,7 @@ struct RunnerSandboxTests {
         // end of stdout is also the exit watch, so the streams must not be read to their end before the spawn is
         // taken over, and the run must not wait for its timeout. The stall this guards against (stdout closed before
         // the take-over) needed the sandbox's thread held up by the machine, so this is a smoke test;
-        // benchmarks/p1-stalls.sh is the check.
+        // Benchmarks/probes/p1-stalls.sh is the check.
         let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
         let spec = ProcessSpec(argv: ["sh", "-c", "echo out; echo err >&2"], timeout: 20, streamWatchDelay: 0)
         let results = RunnerHarness.run(Array(repeating: spec, count: 40), sandbox: sandbox)

@@ -6,17 +6,17 @@
 # of parts of a run (system calls by name, the journal line, the answer's decoding, SQLite, the scheduler...): a
 # table of where a run's time goes that does not depend on how the functions nest.
 #
-# usage: benchmarks/p1-threads.sh
-# env:   SCRATCH=.build  SECONDS_RUN=4  ROUNDS=2 (windows, each on the same daemon)  PROFILE=0|1  SCHED=fifo|other
-#        DAEMON_TOML= (lines added to the daemon's configuration, such as "provider-sandbox = false")
+# usage: Benchmarks/probes/p1-threads.sh
+# env:   SCRATCH=.build-bench  SECONDS_RUN=4  ROUNDS=2 (windows, each on the same daemon)  PROFILE=0|1
+#        SCHED=fifo|other  DAEMON_TOML= (lines added to the daemon's configuration, such as "provider-sandbox = false")
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 SECONDS_RUN=${SECONDS_RUN:-4}
 ROUNDS=${ROUNDS:-2}
 PROFILE=${PROFILE:-0}
 DAEMON_TOML=${DAEMON_TOML:-}
 command -v perf > /dev/null || { echo "p1-threads: needs perf (Debian's linux-perf)" >&2; exit 1; }
-. benchmarks/lib.sh
+. Benchmarks/lib.sh
 build widget-scheduler widgetctl daemon-bench
 
 start_p1 daemon "$DAEMON_TOML" 2> /dev/null

@@ -2,7 +2,7 @@
 // WORKERS in flight at a time on the one loop thread, as the daemon runs them.
 //
 // usage: runner-bench PROVIDER REQUEST_FILE RUNS WORKERS
-// Prints "runs=N seconds=S rate=R parent_cpu_us_per_run=C children_cpu_us_per_run=P", like spawn-loop, so run.sh
+// Prints "runs=N seconds=S rate=R parent_cpu_us_per_run=C children_cpu_us_per_run=P", like spawn-loop, so runner.sh
 // can compare the two.
 // RUNNER_SANDBOX=1 spawns through a ProviderSandbox (Landlock, its default writable paths), as the daemon does.
 import Foundation

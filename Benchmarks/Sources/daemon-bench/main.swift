@@ -1,4 +1,4 @@
-// daemon-bench: the measurements of benchmarks/suite.sh that need a program (issue 7, P1-P5).
+// daemon-bench: the measurements of Benchmarks/suite.sh that need a program (issue 7, P1-P5).
 //
 //   daemon-bench populate --dir STATE --providers DIR [--kind K --widgets N --entries N --first S --spacing S
 //                         --stagger S --after S]          write a state directory of N widgets with timelines
@@ -8,12 +8,6 @@
 //   daemon-bench reload --socket PATH --kind K [--calls N --warmup N --pause S]   Reload round trips
 //   daemon-bench list --socket PATH [--calls N --warmup N --pause S]   List round trips
 //   daemon-bench decision [--sizes 1000,10000,100000 --samples N]    one Scheduler.handle of a reload
-//   daemon-bench log-line [--lines N --rounds N] 2> FILE             one run's journal line on stderr, and its parts
-//   daemon-bench reload-reply [--widgets N --rounds N]               P5's reply encoded: cursor against appends
-//   daemon-bench kind-reload --dir STATE --providers DIR [--calls N --rounds N]   P5's call in process, no socket
-//   daemon-bench run-path [--runs N --rounds N]                      a run's request, spec, decoding, Watch events
-//   daemon-bench service-path --dir STATE --providers DIR [--runs N --rounds N --flush-every N --thrash-kb N]
-//                             2> FILE                                P1's runs through WidgetService, no processes
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -29,11 +23,6 @@ do {
         "reload": (["socket", "kind", "calls", "warmup", "pause"], ControlMeasurements.reload),
         "list": (["socket", "calls", "warmup", "pause"], ControlMeasurements.list),
         "decision": (["sizes", "samples"], DecisionBenchmark.run),
-        "log-line": (["lines", "rounds"], LogLineBenchmark.run),
-        "reload-reply": (["widgets", "rounds"], ReloadReplyBenchmark.run),
-        "kind-reload": (["dir", "providers", "calls", "rounds"], KindReloadBenchmark.run),
-        "run-path": (["runs", "rounds"], RunPathBenchmark.run),
-        "service-path": (["dir", "providers", "runs", "rounds", "flush-every", "thrash-kb"], ServicePathBenchmark.run),
     ]
     if mode == "start" {
         try DaemonStart.run(Array(rest))

@@ -12,19 +12,19 @@
 # valgrind. The count over the runs the daemon logged is the figure; repeats agree within ±1-2 %. The sandbox is off
 # (valgrind does not know Landlock's system calls). Run with nothing else busy.
 #
-# usage: [BIN_A=/path/to/widget-scheduler] [BIN_B=/path/to/other] benchmarks/p1-instructions.sh
+# usage: [BIN_A=/path/to/widget-scheduler] [BIN_B=/path/to/other] Benchmarks/probes/p1-instructions.sh
 #        (BIN_A defaults to $SCRATCH's release build)
 # env:   SECONDS_RUN=12, WARMUP=3 (seconds before counting starts), SCRATCH as for suite.sh, TOP=0 (with N > 0,
 #        also the N functions whose own instructions a run differ most between A and B), KEEP= (a directory to
 #        keep the callgrind profiles in, A.out and B.out, for `callgrind_annotate --inclusive=yes` and the like, and
 #        the daemons' logs, A.log and B.log)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 SECONDS_RUN=${SECONDS_RUN:-12}
 WARMUP=${WARMUP:-3}
 TOP=${TOP:-0}
 command -v valgrind > /dev/null || { echo "p1-instructions: needs valgrind" >&2; exit 1; }
-. benchmarks/lib.sh
+. Benchmarks/lib.sh
 build widget-scheduler widgetctl
 BIN_A=${BIN_A:-$bin/widget-scheduler}
 printf 'provider-sandbox = false\n' >> "$work/developer.toml"

@@ -3,8 +3,8 @@
 # daemon, and prints one table of figure / goal / value / pass-fail. It reports; it exits 0 whatever the figures
 # (non-zero only when a step cannot run). Results and the machine go in docs/benchmarks.md.
 #
-# usage: benchmarks/suite.sh
-# env:   SCRATCH=.build          scratch path of the release build
+# usage: Benchmarks/suite.sh
+# env:   SCRATCH=.build-bench    scratch path of the release build (of Benchmarks/Package.swift, daemon included)
 #        ROUNDS=6                P1: alternating rounds (best of each side kept; docs/benchmarks.md says why 6)
 #        P1_SECONDS=5            P1: seconds of runs counted per round, for the C loop and the daemon alike
 #        SCHED=fifo|other        the daemons, the C loop and the clients under `chrt -f 1` (default: it shields the
@@ -24,7 +24,7 @@ P4_WIDGETS=${P4_WIDGETS:-1000}
 P3_SECONDS=${P3_SECONDS:-20}
 P5_CALLS=${P5_CALLS:-50}
 PARTS=${PARTS:-"P1 P1other P2 P3 P4"}
-. benchmarks/lib.sh
+. Benchmarks/lib.sh
 build widget-scheduler widgetctl daemon-bench
 printf 'max-concurrent-runs = 2\n' > "$work/plain.toml"
 

@@ -4,13 +4,13 @@
 # client over the same windows, so the machine's drift from minute to minute is the same for both. Per round it
 # prints each daemon's runs and CPU per run (every thread, from /proc/PID/task/*/schedstat), then B - A.
 #
-# usage: BIN_A=/path/to/widget-scheduler BIN_B=/path/to/other/widget-scheduler benchmarks/p1-pair.sh
+# usage: BIN_A=/path/to/widget-scheduler BIN_B=/path/to/other/widget-scheduler Benchmarks/probes/p1-pair.sh
 # env:   ROUNDS=8 SECONDS_ROUND=3, SCRATCH and SCHED as for suite.sh (BIN_A and BIN_B default to $SCRATCH's build)
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-8}
 SECONDS_ROUND=${SECONDS_ROUND:-3}
-. benchmarks/lib.sh
+. Benchmarks/lib.sh
 build widget-scheduler widgetctl daemon-bench
 BIN_A=${BIN_A:-$bin/widget-scheduler}
 BIN_B=${BIN_B:-$bin/widget-scheduler}

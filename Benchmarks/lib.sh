@@ -1,15 +1,17 @@
-# Sourced by suite.sh, p1-cpu.sh and provider-cpu.sh from the repository's root, after they set their own variables:
-# the release build, a scratch directory ($work), the trivial provider's fixture, starting and stopping one daemon.
+# Sourced from the repository's root by suite.sh and the probes (probes/), after they set their own variables: the
+# release build, a scratch directory ($work), the trivial provider's fixture, starting and stopping one daemon.
 #
-# It sets: repo, bin, bench (daemon-bench), work, prio (the prefix that runs a command under SCHED_FIFO when
-# SCHED=fifo and chrt may), provider (examples/trivial/trivial.sh, or use_provider's), and in $work: spawn-loop (the
-# C loop), providers/trivial.toml, developer.toml (developer mode for the trivial kind, 2 runs at a time) and
+# It sets: repo, bin (the release build's products), bench (daemon-bench), work, prio (the prefix that runs a command
+# under SCHED_FIFO when SCHED=fifo and chrt may), provider (examples/trivial/trivial.sh), and in $work: spawn-loop
+# (the C loop), providers/trivial.toml, developer.toml (developer mode for the trivial kind, 2 runs at a time) and
 # request.json (the request the C loop sends). The exit trap stops the daemon and removes $work.
 repo=$(pwd)
 export PATH=/opt/swift/usr/bin:$PATH
-SCRATCH=${SCRATCH:-.build}
+# The benchmark package's own scratch path: its release build holds the daemon and widgetctl as well as its tools.
+SCRATCH=${SCRATCH:-.build-bench}
+case $SCRATCH in /*) ;; *) SCRATCH=$repo/$SCRATCH ;; esac
 SCHED=${SCHED:-fifo}
-bin=$repo/$SCRATCH/release
+bin=$SCRATCH/release
 bench=$bin/daemon-bench
 log() { echo "$*" >&2; }
 # field NAME: the number after NAME= in the line on stdin (the programs' and daemon-bench's key=value output).
@@ -27,22 +29,21 @@ stop_daemon() {
 }
 trap 'stop_daemon; rm -rf "$work"' EXIT
 
-# build PRODUCT...: release builds into $SCRATCH.
+# build PRODUCT...: release builds into $SCRATCH, through the benchmark package (Benchmarks/Package.swift), which
+# builds the product's package's executables too.
 build() {
-    for product in "$@"; do swift build -c release --scratch-path "$SCRATCH" --product "$product" >&2; done
+    for product in "$@"; do
+        swift build -c release --package-path Benchmarks --scratch-path "$SCRATCH" --product "$product" >&2
+    done
 }
 
 prio=
 if [ "$SCHED" = fifo ] && command -v chrt > /dev/null && chrt -f 1 true 2> /dev/null; then prio="chrt -f 1"; fi
 
-cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
+cc -O2 -pthread -o "$work/spawn-loop" Benchmarks/spawn-loop.c
 mkdir -p "$work/providers"
-# use_provider PATH: PATH serves the trivial kind (providers/trivial.toml) and is what the C loop runs ($provider).
-use_provider() {
-    provider=$1
-    sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
-}
-use_provider "$repo/examples/trivial/trivial.sh"
+provider=$repo/examples/trivial/trivial.sh
+sed "s#^exec = .*#exec = \"$provider\"#" examples/trivial/trivial.toml > "$work/providers/trivial.toml"
 printf 'developer-kinds = ["trivial"]\nmax-concurrent-runs = 2\n' > "$work/developer.toml"
 cat > "$work/request.json" <<'REQUEST'
 {"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
@@ -109,23 +110,6 @@ awk_median='
 pause_daemon() {
     kill -STOP "$daemon_pid"
     sleep 0.3
-}
-
-# p1_rounds MEASURE: ROUNDS alternating rounds of the bare C loop, runner-bench (sandboxed) and the started daemon,
-# 2 runs at a time each ($RUNS runs for the first two, $SECONDS_DAEMON seconds for the daemon, which is paused while
-# the others run). Each side is measured by `MEASURE LABEL PID CMD...`: PID is the daemon's for the daemon (CMD then
-# only waits) and empty for a program that CMD runs.
-p1_rounds() {
-    round=1
-    while [ "$round" -le "$ROUNDS" ]; do
-        pause_daemon
-        "$1" "C loop" "" $prio "$work/spawn-loop" "$provider" "$work/request.json" "$RUNS" 2
-        RUNNER_SANDBOX=1 "$1" "runner-bench" "" $prio "$bin/runner-bench" "$provider" "$work/request.json" "$RUNS" 2
-        kill -CONT "$daemon_pid"
-        sleep 0.5
-        "$1" "daemon" "$daemon_pid" sleep "$SECONDS_DAEMON"
-        round=$((round + 1))
-    done
 }
 
 # add_trivial_widgets N: N widgets of the trivial kind on the started daemon.

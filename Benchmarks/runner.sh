@@ -1,9 +1,11 @@
 #!/bin/sh
 # Runner vs bare posix_spawn: the same provider run RUNS times through ProviderRunner (runner-bench) and through a
 # bare C posix_spawn + read + waitpid loop (spawn-loop.c), in the same run, at 1 and 2 workers; ROUNDS alternating
-# rounds each, best rate kept. Prints the ratio runner rate / C rate (goal >= 0.95). Results go in docs/benchmarks.md.
+# rounds each, best rate kept. Prints the ratio runner rate / C rate (issue 3's goal >= 0.95). Results go in
+# docs/benchmarks.md.
 #
-# usage: benchmarks/run.sh [PROVIDER]    (env: RUNS=2000 ROUNDS=5 WORKERS="1 2" SCHED=fifo SCRATCH=.build)
+# usage: Benchmarks/runner.sh [PROVIDER]    (env: RUNS=2000 ROUNDS=5 WORKERS="1 2" SCHED=fifo SCRATCH=.build-bench
+#                                            RUNNER_SANDBOX=1: the runner spawns through the Landlock sandbox)
 set -eu
 cd "$(dirname "$0")/.."
 export PATH=/opt/swift/usr/bin:$PATH
@@ -31,10 +33,10 @@ cat > "$work/request.json" <<'REQUEST'
 {"context":{"isPreview":false,"now":"2026-01-05T08:00:00Z","reason":"policy"},"kind":"trivial","protocol":1,"request":"timeline","widget":{"configuration":{},"family":"systemSmall","id":"w1"}}
 REQUEST
 
-SCRATCH=${SCRATCH:-.build}
-swift build -c release --scratch-path "$SCRATCH" --product runner-bench >&2
+SCRATCH=${SCRATCH:-.build-bench}
+swift build -c release --package-path Benchmarks --scratch-path "$SCRATCH" --product runner-bench >&2
 bench=$SCRATCH/release/runner-bench
-cc -O2 -pthread -o "$work/spawn-loop" benchmarks/spawn-loop.c
+cc -O2 -pthread -o "$work/spawn-loop" Benchmarks/spawn-loop.c
 
 # Both sides run under the same scheduling policy. SCHED=fifo (the default when chrt works, i.e. as root) runs them
 # under SCHED_FIFO priority 1, which shields the comparison from whatever else the machine is doing; SCHED=other

@@ -4,13 +4,13 @@
 # threads' wait channels, its children, its descriptors (with their flags) and its epoll sets' watches, then the tail
 # of its log. Exits 1 on a stall, 0 otherwise. 42f90e5 fixed a stall that hit about one window in 30.
 #
-# usage: benchmarks/p1-stalls.sh
+# usage: Benchmarks/probes/p1-stalls.sh
 # env:   WINDOWS=120 MIN_RATE=500, SCRATCH and SCHED as for suite.sh
 set -eu
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 WINDOWS=${WINDOWS:-120}
 MIN_RATE=${MIN_RATE:-500}
-. benchmarks/lib.sh
+. Benchmarks/lib.sh
 build widget-scheduler widgetctl daemon-bench
 machine_line
 start_p1 p1
