@@ -108,12 +108,32 @@ public final class ControlClient {
                 offset += written
             } else if written < 0 && errno == EINTR {
                 continue
-            } else if written < 0 && errno == EPIPE {
-                throw .connectionClosed
+            } else if written < 0 && (errno == EPIPE || errno == ECONNRESET) {
+                throw closedBeforeCall()
             } else {
                 throw .io("send to \(path): \(String(cString: strerror(errno)))")
             }
         }
+    }
+
+    /// The daemon closed the connection before the call went out. A daemon that refuses a connection (too many
+    /// connections) or drops it (a timeout, its buffers) says why first: that reply is read from what already came,
+    /// without waiting, and thrown as the daemon's error.
+    private func closedBeforeCall() -> ControlClientError {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while inbox.count < 65536 {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if count > 0 {
+                inbox += buffer[0..<count]
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        guard let end = inbox.firstIndex(of: 0), let reply = try? Self.decodeReply(Array(inbox[..<end])),
+              let error = reply.controlError else { return .connectionClosed }
+        return .remote(error)
     }
 
     private func receive(timeout: Double?) throws(ControlClientError) -> VarlinkReply {

@@ -23,6 +23,9 @@ struct ConfigurationTests {
         Case(config: "developer-kinds = \"weather\"\n", key: "developer-kinds"),
         Case(config: "provider-sandbox = \"yes\"\n", key: "provider-sandbox"),
         Case(config: "provider-writable-paths = [\"/tmp\", \"relative/dir\"]\n", key: "provider-writable-paths"),
+        Case(config: "max-connections-per-user = 0\n", key: "max-connections-per-user"),
+        Case(config: "idle-timeout = \"1m\"\n", key: "idle-timeout"),
+        Case(config: "buffer-budget = \"lots\"\n", key: "buffer-budget"),
     ]
 
     @Test("a bad configuration stops the start with exit 1 and an error naming the file and the key",

@@ -84,6 +84,25 @@ private final class FakeDaemon: @unchecked Sendable {
         _ = daemon.finish()
     }
 
+    /// A daemon over its connection limit answers before reading and closes: the client's call then fails to go out
+    /// (EPIPE), and the refusal already in its socket is what it reports, not a closed connection.
+    @Test(arguments: [
+        ControlError.tooManyConnections(limit: 64, uid: 65534),
+        .connectionTimedOut(.idle, seconds: 60),
+        .bufferFull(.daemonBudget, limit: 64 << 20),
+    ])
+    func aRefusalSentBeforeTheCallIsReportedByName(refusal: ControlError) throws {
+        let listener = try UnixListener(prefix: "ctl-refuse")
+        let client = try ControlClient(path: listener.path)
+        let connection = listener.accept()
+        var bytes = try VarlinkCoding.encode(VarlinkReply(error: refusal))
+        bytes.append(0)
+        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(connection)
+        #expect(throws: ControlClientError.remote(refusal)) { try client.call(StatusMethod.self, NoParameters()) }
+        #expect(ControlClientError.remote(refusal).description == refusal.message)
+    }
+
     @Test func missingSocketMeansTheDaemonIsNotRunning() {
         do {
             _ = try ControlClient(path: "/tmp/no-such-dir-\(getpid())/control.socket")

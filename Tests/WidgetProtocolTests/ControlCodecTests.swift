@@ -247,7 +247,7 @@ private let roundTrips: [ControlRoundTrip] = [
         (.providerFailed(kind: "weather", reason: "timeout", detail: "no answer in 10 s"),
          #"provider of kind "weather" failed (timeout): no answer in 10 s"#),
         (.invalidMessage("not valid JSON"), "invalid message: not valid JSON"),
-        (.tooManyConnections(limit: 4096), "refused: the daemon already serves 4096 connections"),
+        (.tooManyConnections(limit: 4096), "refused: the daemon already serves 4096 connections (max-connections)"),
         (.methodNotFound("io.widgetscheduler.Scheduler.Nope"), "method not found: io.widgetscheduler.Scheduler.Nope"),
         (.interfaceNotFound("com.example"), "interface not found: com.example"),
         (.expectedMore(), "the method streams replies and must be called with more"),

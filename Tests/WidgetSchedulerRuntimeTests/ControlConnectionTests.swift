@@ -7,17 +7,28 @@ import WidgetProtocol
     private let handler = ControlTestHandler()
     private let peer = PeerCredentials(pid: 77, uid: 1000, gid: 1000)
 
-    private func connection(maximumMessageSize: Int = ControlInterface.maximumMessageSize) -> ControlConnection {
+    private func connection(
+        maximumMessageSize: Int = ControlInterface.maximumMessageSize, backlogLimit: Int = 1 << 18,
+        budget: BufferBudget = BufferBudget(limit: .max), id: Int = 1
+    ) -> ControlConnection {
         let info = ControlServer.Configuration(version: "test").info
         return ControlConnection(
-            id: 1, peer: peer, router: ControlRouter(info: info), handler: handler,
-            maximumMessageSize: maximumMessageSize, outputHighWater: 1 << 16, outputLimit: 1 << 18)
+            id: id, peer: peer, router: ControlRouter(info: info), handler: handler,
+            maximumMessageSize: maximumMessageSize, outputHighWater: 1 << 16, backlogLimit: backlogLimit,
+            budget: budget)
     }
 
-    /// Everything the connection wants written, as replies; marks it written.
+    /// Everything the connection wants written, as replies, giving it the turns its waiting calls need (as the server
+    /// does, one per loop iteration); marks it written.
     private func written(_ connection: ControlConnection) -> [VarlinkReply] {
-        let bytes = connection.withPendingOutput { Array($0) }
-        connection.didWrite(bytes.count)
+        var bytes: [UInt8] = []
+        while true {
+            let chunk = connection.withPendingOutput { Array($0) }
+            connection.didWrite(chunk.count)
+            bytes += chunk
+            guard connection.hasWaitingCalls else { break }
+            connection.newTurn()
+        }
         return controlReplies(bytes)
     }
 
@@ -148,19 +159,152 @@ import WidgetProtocol
     @Test func streamNobodyReadsIsDroppedAtTheOutputLimit() {
         let connection = connection()
         connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#))
-        for index in 0..<5000 where !connection.closed {
+        for index in 0..<5000 where !connection.dropped {
             handler.broadcast("w\(index)")
         }
-        #expect(connection.closed)
+        #expect(connection.dropped)
         #expect(handler.closedWatchers == 1)
     }
 
     @Test func onewayCallGetsNoReply() {
         let connection = connection()
-        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status","oneway":true}"#))
+        connection.receive(controlMessage(
+            #"{"method":"io.widgetscheduler.Scheduler.Reload","parameters":{"widgets":["w1"]},"oneway":true}"#))
         connection.receive(controlMessage(#"{"method":"org.varlink.service.GetInfo","oneway":true}"#))
         #expect(written(connection).isEmpty)
+        #expect(handler.calls.map(\.method) == [.reload])
+    }
+
+    /// A method that changes nothing has no effect without its reply: a burst of them costs the loop no work.
+    @Test func onewayCallsOfMethodsThatChangeNothingAreNotDispatched() {
+        let connection = connection()
+        let open = ControlMethod.allCases.filter { !$0.isPrivileged }
+        var burst: [UInt8] = []
+        for method in open {
+            burst += controlMessage(#"{"method":"\#(method.qualifiedName)","parameters":{},"oneway":true}"#)
+        }
+        connection.receive(burst)
+        #expect(written(connection).isEmpty)
+        #expect(handler.calls.isEmpty)
+        #expect(!connection.closed)
+    }
+
+    @Test func oneCallIsDispatchedPerTurnAndReadingWaitsForTheNext() {
+        let connection = connection()
+        let status = controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#)
+        connection.receive(status + status + status)
         #expect(handler.calls.count == 1)
+        #expect(connection.hasWaitingCalls)
+        #expect(!connection.interest.read)
+        #expect(!connection.holdsIncompleteMessage())
+        connection.newTurn()
+        #expect(handler.calls.count == 2)
+        connection.newTurn()
+        #expect(handler.calls.count == 3)
+        #expect(!connection.hasWaitingCalls)
+        #expect(connection.interest.read)
+        #expect(controlReplies(connection.withPendingOutput { Array($0) }).count == 3)
+    }
+
+    @Test func onewayBurstIsSpreadOverTurns() {
+        let connection = connection()
+        var burst: [UInt8] = []
+        for index in 0..<48 {
+            burst += controlMessage(
+                #"{"method":"io.widgetscheduler.Scheduler.Reload","parameters":{"widgets":["w\#(index)"]},"#
+                    + #""oneway":true}"#)
+        }
+        connection.receive(burst)
+        var turns = 1
+        while connection.hasWaitingCalls {
+            connection.newTurn()
+            turns += 1
+        }
+        #expect(handler.calls.count == 48)
+        #expect(turns == 48)
+        #expect(connection.pendingOutputCount == 0)
+    }
+
+    @Test func endOfInputWithCallsWaitingForTheirTurnClosesCleanly() {
+        let connection = connection()
+        let status = controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#)
+        connection.receive(status + status)
+        connection.receiveEnd()
+        let replies = written(connection)
+        #expect(replies.count == 2)
+        #expect(replies.allSatisfy { $0.error == nil })
+        #expect(connection.closed)
+    }
+
+    @Test func aMessageIsIncompleteUntilItsEndComes() {
+        let connection = connection()
+        #expect(!connection.holdsIncompleteMessage())
+        connection.receive(Array(#"{"method":"io.widgetscheduler.Sch"#.utf8))
+        #expect(connection.holdsIncompleteMessage())
+        connection.receive(controlMessage(#"eduler.Status"}"#))
+        #expect(!connection.holdsIncompleteMessage())
+        #expect(connection.messagesTaken == 1)
+    }
+
+    @Test func theBudgetCountsEveryByteHeldAndGetsThemBackOnClose() {
+        let budget = BufferBudget(limit: .max)
+        let connection = connection(budget: budget)
+        connection.receive(Array(#"{"method":"io.widgetscheduler.Sch"#.utf8))
+        #expect(budget.used >= 33)
+        #expect(budget.used == connection.heldByteCount)
+        connection.receive(controlMessage(#"eduler.Status"}"#))
+        #expect(budget.used >= connection.pendingOutputCount)
+        #expect(budget.used == connection.heldByteCount)
+        connection.receive(Array("{".utf8))
+        connection.abort()
+        #expect(budget.used == 0)
+    }
+
+    @Test func streamPastItsBacklogLimitIsDroppedWithALastError() throws {
+        let connection = connection(backlogLimit: 1 << 17)
+        connection.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#))
+        handler.broadcast("w0")
+        // The client read part of the first event: the rest of it must still come before the error.
+        connection.didWrite(10)
+        for index in 1..<5000 where !connection.dropped {
+            handler.broadcast("w\(index)")
+        }
+        #expect(connection.dropped)
+        #expect(handler.closedWatchers == 1)
+        let rest = connection.withPendingOutput { Array($0) }
+        let first = try #require(rest.firstIndex(of: 0))
+        #expect(rest.count < 1024, "the unread events are discarded")
+        let last = try #require(controlReplies(Array(rest[(first + 1)...])).last)
+        #expect(last.controlError == .bufferFull(.streamBacklog, limit: 1 << 17))
+        #expect(!connection.interest.read)
+    }
+
+    @Test func pastTheBudgetTheStreamHoldingMoreThanItsShareIsDropped() {
+        let budget = BufferBudget(limit: 1 << 20)
+        let reader = connection(budget: budget, id: 1)
+        let stalled = connection(backlogLimit: 4 << 20, budget: budget, id: 2)
+        reader.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#))
+        stalled.receive(controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#))
+        for index in 0..<20_000 where !stalled.dropped {
+            handler.broadcast("w\(index)")
+            reader.didWrite(reader.pendingOutputCount)
+        }
+        #expect(stalled.dropped)
+        #expect(!reader.dropped)
+        let last = controlReplies(stalled.withPendingOutput { Array($0) }).last
+        #expect(last?.controlError == .bufferFull(.daemonBudget, limit: 1 << 20))
+        #expect(budget.used < 1 << 16)
+    }
+
+    @Test func pastTheBudgetAnIncompleteMessageHoldingMoreThanItsShareIsDropped() {
+        let budget = BufferBudget(limit: 256 << 10)
+        let connection = connection(budget: budget)
+        let chunk = [UInt8](repeating: 0x20, count: 64 << 10)
+        for _ in 0..<5 where !connection.dropped { connection.receive(chunk) }
+        #expect(connection.dropped)
+        #expect(controlReplies(connection.withPendingOutput { Array($0) }).last?.controlError
+                == .bufferFull(.daemonBudget, limit: 256 << 10))
+        #expect(budget.used < 1024)
     }
 
     @Test func oversizedMessageGetsAnErrorThenTheConnectionCloses() {

@@ -15,10 +15,8 @@ import WidgetProtocol
         loop = try EventLoop()
     }
 
-    private func server(maximumConnections: Int = 4096) throws -> ControlServer {
-        let server = ControlServer(
-            loop: loop, handler: handler,
-            configuration: .init(version: "test", maximumConnections: maximumConnections))
+    private func server(limits: ControlLimits = ControlLimits()) throws -> ControlServer {
+        let server = ControlServer(loop: loop, handler: handler, configuration: .init(version: "test", limits: limits))
         try server.listen(path: path)
         return server
     }
@@ -154,7 +152,7 @@ import WidgetProtocol
     }
 
     @Test func connectionOverTheLimitIsToldWhyAndClosed() throws {
-        let server = try server(maximumConnections: 2)
+        let server = try server(limits: ControlLimits(maximumConnections: 2, adminReservedConnections: 0))
         defer { server.stop() }
         let first = try #require(ControlSocketClient(path: path))
         let second = try #require(ControlSocketClient(path: path))
@@ -196,5 +194,106 @@ import WidgetProtocol
         let client = try #require(ControlSocketClient(path: path))
         client.call(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#, loop: loop)
         #expect(client.nextReply(loop: loop)?.parameters?["pid"] == .integer(Int64(getpid())))
+    }
+
+    // MARK: - Limits
+
+    @Test func anIdleConnectionIsClosedAndToldWhyButOneWithAnOpenStreamIsNot() throws {
+        let server = try server(limits: ControlLimits(messageTimeout: 5, idleTimeout: 0.3))
+        defer { server.stop() }
+        let idle = try #require(ControlSocketClient(path: path))
+        let watcher = try #require(ControlSocketClient(path: path))
+        watcher.call(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#, loop: loop)
+        let opened = Date()
+        let reply = try #require(idle.nextReply(loop: loop))
+        #expect(reply.controlError == .connectionTimedOut(.idle, seconds: 0.3))
+        #expect(Date().timeIntervalSince(opened) >= 0.3)
+        #expect(idle.waitForEnd(loop: loop))
+        let busy = try #require(ControlSocketClient(path: path))
+        // A client that keeps calling is not idle; one with an open stream never is.
+        for _ in 0..<4 {
+            busy.call(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#, loop: loop)
+            #expect(busy.nextReply(loop: loop)?.error == nil)
+            turn(for: 0.15)
+        }
+        #expect(handler.watchers.count == 1 && handler.watchers[0].isOpen)
+        #expect(handler.closedWatchers == 0)
+        #expect(server.connectionCount == 2)
+    }
+
+    @Test func aMessageLeftIncompleteIsClosedAfterTheMessageTimeoutThoughBytesKeepComing() throws {
+        let server = try server(limits: ControlLimits(messageTimeout: 0.5, idleTimeout: 60))
+        defer { server.stop() }
+        let slow = try #require(ControlSocketClient(path: path))
+        let start = Date()
+        slow.send(Array(#"{"method":"io.widgetscheduler.Sch"#.utf8), loop: loop)
+        // One byte now and then: traffic, but the message never ends.
+        var reply: VarlinkReply?
+        while reply == nil && Date().timeIntervalSince(start) < 10 {
+            slow.send(Array(" ".utf8), loop: loop)
+            reply = slow.nextReply(loop: loop, timeout: 0.1)
+        }
+        #expect(reply?.controlError == .connectionTimedOut(.incompleteMessage, seconds: 0.5))
+        #expect(Date().timeIntervalSince(start) >= 0.5)
+        #expect(slow.waitForEnd(loop: loop))
+        #expect(server.connectionCount == 0)
+    }
+
+    @Test func aClientThatKeepsSendingWholeMessagesIsNotTimedOut() throws {
+        let server = try server(limits: ControlLimits(messageTimeout: 0.3, idleTimeout: 60))
+        defer { server.stop() }
+        let client = try #require(ControlSocketClient(path: path))
+        let status = Array(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#.utf8) + [0]
+        let start = Date()
+        var replies = 0
+        // Every write ends inside a message, but each message ends within the timeout.
+        client.send(Array(status[..<10]), loop: loop)
+        while Date().timeIntervalSince(start) < 1 {
+            client.send(Array(status[10...]) + Array(status[..<10]), loop: loop)
+            if client.nextReply(loop: loop, timeout: 2)?.error == nil { replies += 1 }
+            turn(for: 0.1)
+        }
+        #expect(replies >= 3)
+        #expect(server.connectionCount == 1)
+    }
+
+    @Test func pastTheBudgetTheWatcherThatDoesNotReadIsDroppedAndOthersAreServed() throws {
+        let server = try server(limits: ControlLimits(bufferBudget: 1 << 20, watchBacklogLimit: 1 << 20))
+        defer { server.stop() }
+        let stalled = try #require(ControlSocketClient(path: path))
+        var size: Int32 = 4096
+        setsockopt(stalled.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        stalled.call(#"{"method":"io.widgetscheduler.Scheduler.Watch","more":true}"#, loop: loop)
+        turn { !handler.watchers.isEmpty }
+        for index in 0..<40_000 where handler.closedWatchers == 0 {
+            handler.broadcast("w\(index)")
+            if index % 100 == 0 { _ = try? loop.runOnce(timeout: 0) }
+        }
+        #expect(handler.closedWatchers == 1)
+        #expect(server.bufferedByteCount < 1 << 20)
+        let bystander = try #require(ControlSocketClient(path: path))
+        bystander.call(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#, loop: loop)
+        #expect(bystander.nextReply(loop: loop)?.error == nil)
+        // The stalled client finds the events its socket held, then the end of the stream, told why when the reply
+        // fitted in its socket (its buffer was full, so it may not have).
+        var replies: [VarlinkReply] = []
+        while let reply = stalled.nextReply(loop: loop, timeout: 2) { replies.append(reply) }
+        #expect(stalled.sawEnd)
+        #expect(replies.dropLast().allSatisfy { $0.isContinued })
+        #expect(replies.last?.isContinued == true || replies.last?.error == ControlError.Name.bufferFull)
+    }
+
+    @Test func theEarliestDeadlineMovesWithReloadedLimits() throws {
+        let server = try server(limits: ControlLimits(idleTimeout: 3600))
+        defer { server.stop() }
+        let idle = try #require(ControlSocketClient(path: path))
+        turn { server.connectionCount == 1 }
+        server.replaceLimits(ControlLimits(idleTimeout: 0.2))
+        #expect(idle.nextReply(loop: loop)?.controlError == .connectionTimedOut(.idle, seconds: 0.2))
+    }
+
+    private func turn(for seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline { _ = try? loop.runOnce(timeout: 10_000) }
     }
 }

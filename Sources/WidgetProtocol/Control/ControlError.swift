@@ -21,6 +21,8 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         public static let providerFailed = ControlInterface.name + ".ProviderFailed"
         public static let invalidMessage = ControlInterface.name + ".InvalidMessage"
         public static let tooManyConnections = ControlInterface.name + ".TooManyConnections"
+        public static let connectionTimedOut = ControlInterface.name + ".ConnectionTimedOut"
+        public static let bufferFull = ControlInterface.name + ".BufferFull"
         public static let methodNotFound = ControlInterface.service + ".MethodNotFound"
         public static let methodNotImplemented = ControlInterface.service + ".MethodNotImplemented"
         public static let interfaceNotFound = ControlInterface.service + ".InterfaceNotFound"
@@ -28,19 +30,49 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         public static let expectedMore = ControlInterface.service + ".ExpectedMore"
     }
 
+    /// Why a connection was closed for keeping the socket without using it.
+    public enum TimeoutReason: String, Sendable, Hashable, Codable {
+        /// A message's first byte came and its end did not, within `message-timeout`.
+        case incompleteMessage
+        /// No traffic and no open call for `idle-timeout`.
+        case idle
+    }
+
+    /// Which buffer a dropped connection overfilled.
+    public enum Buffer: String, Sendable, Hashable, Codable {
+        /// Its own stream's replies, waiting unread (`watch-backlog-limit`).
+        case streamBacklog
+        /// The daemon's, shared by all connections (`buffer-budget`), of which it held more than its share.
+        case daemonBudget
+    }
+
+    /// The most characters of a name from a client that an error repeats: enough to recognise it, while a 1 MiB name
+    /// does not come back as a 1 MiB error.
+    public static let echoedPrefixLength = 64
+
+    /// `text` as an error repeats it: whole up to `echoedPrefixLength` characters, else that many and how long it
+    /// was.
+    public static func echoed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard scalars.count > echoedPrefixLength else { return text }
+        var prefix = String.UnicodeScalarView()
+        prefix.append(contentsOf: scalars.prefix(echoedPrefixLength))
+        return String(prefix) + "… (\(text.utf8.count) bytes)"
+    }
+
     /// No manifest declares `kind`.
     public static func unknownKind(_ kind: String) -> ControlError {
-        ControlError(name: Name.unknownKind, parameters: ["kind": .string(kind)])
+        ControlError(name: Name.unknownKind, parameters: ["kind": .string(echoed(kind))])
     }
 
     /// No widget has the id `id`.
     public static func unknownWidget(_ id: String) -> ControlError {
-        ControlError(name: Name.unknownWidget, parameters: ["id": .string(id)])
+        ControlError(name: Name.unknownWidget, parameters: ["id": .string(echoed(id))])
     }
 
     /// The group `group` holds no value under `key`.
     public static func unknownKey(group: String, key: String) -> ControlError {
-        ControlError(name: Name.unknownKey, parameters: ["group": .string(group), "key": .string(key)])
+        ControlError(name: Name.unknownKey, parameters: ["group": .string(echoed(group)), "key": .string(echoed(key))])
     }
 
     /// The peer may not call `method` (or use its `foreground` flag); `reason` says why in plain words.
@@ -50,9 +82,8 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
 
     /// `parameter` is missing, of the wrong type or has a value the daemon cannot accept, because of `reason`.
     public static func invalidParameter(_ parameter: String, reason: String) -> ControlError {
-        ControlError(
-            name: Name.invalidParameter, parameters: ["parameter": .string(parameter), "reason": .string(reason)]
-        )
+        ControlError(name: Name.invalidParameter,
+                     parameters: ["parameter": .string(echoed(parameter)), "reason": .string(reason)])
     }
 
     /// The kind's provider failed to answer (options, defaults); `reason` is the runner's reason.
@@ -68,29 +99,49 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         ControlError(name: Name.invalidMessage, parameters: ["reason": .string(reason)])
     }
 
-    /// The server already holds `limit` connections and refused this one.
-    public static func tooManyConnections(limit: Int) -> ControlError {
-        ControlError(name: Name.tooManyConnections, parameters: ["limit": .integer(Int64(limit))])
+    /// The server refused this connection: it holds `limit` connections already (`max-connections`); or, with
+    /// `reserved`, `limit` connections of others than root and the admin group, the rest being kept for those
+    /// (`admin-reserved-connections`); or, with `uid`, that user holds `limit` (`max-connections-per-user`).
+    public static func tooManyConnections(limit: Int, uid: UInt32? = nil, reserved: Int? = nil) -> ControlError {
+        var parameters: [String: JSONValue] = ["limit": .integer(Int64(limit))]
+        if let uid { parameters["uid"] = .integer(Int64(uid)) }
+        if let reserved { parameters["reserved"] = .integer(Int64(reserved)) }
+        return ControlError(name: Name.tooManyConnections, parameters: parameters)
+    }
+
+    /// The server closed the connection after `seconds` without a whole message (`incompleteMessage`) or without
+    /// any traffic while no call was open (`idle`).
+    public static func connectionTimedOut(_ reason: TimeoutReason, seconds: Double) -> ControlError {
+        // A whole number goes as an integer, as JSON brings it back, so that the error compares equal after a trip.
+        let value = Int64(exactly: seconds).map(JSONValue.integer) ?? .number(seconds)
+        return ControlError(name: Name.connectionTimedOut,
+                            parameters: ["reason": .string(reason.rawValue), "seconds": value])
+    }
+
+    /// The server dropped the connection: `buffer` passed `limit` bytes.
+    public static func bufferFull(_ buffer: Buffer, limit: Int) -> ControlError {
+        ControlError(name: Name.bufferFull,
+                     parameters: ["buffer": .string(buffer.rawValue), "limit": .integer(Int64(limit))])
     }
 
     /// The interface exists but has no method `method`.
     public static func methodNotFound(_ method: String) -> ControlError {
-        ControlError(name: Name.methodNotFound, parameters: ["method": .string(method)])
+        ControlError(name: Name.methodNotFound, parameters: ["method": .string(echoed(method))])
     }
 
     /// The method is declared but this server does not serve it.
     public static func methodNotImplemented(_ method: String) -> ControlError {
-        ControlError(name: Name.methodNotImplemented, parameters: ["method": .string(method)])
+        ControlError(name: Name.methodNotImplemented, parameters: ["method": .string(echoed(method))])
     }
 
     /// The server has no interface `interface`.
     public static func interfaceNotFound(_ interface: String) -> ControlError {
-        ControlError(name: Name.interfaceNotFound, parameters: ["interface": .string(interface)])
+        ControlError(name: Name.interfaceNotFound, parameters: ["interface": .string(echoed(interface))])
     }
 
     /// The standard `org.varlink.service.InvalidParameter`, for the service's own methods.
     public static func serviceInvalidParameter(_ parameter: String) -> ControlError {
-        ControlError(name: Name.serviceInvalidParameter, parameters: ["parameter": .string(parameter)])
+        ControlError(name: Name.serviceInvalidParameter, parameters: ["parameter": .string(echoed(parameter))])
     }
 
     /// A streaming method was called without `more: true`.
@@ -124,7 +175,29 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         case Name.providerFailed:
             return "provider of kind \"\(text("kind"))\" failed (\(text("reason"))): \(text("detail"))"
         case Name.invalidMessage: return "invalid message: \(text("reason"))"
-        case Name.tooManyConnections: return "refused: the daemon already serves \(text("limit")) connections"
+        case Name.tooManyConnections:
+            if parameters["uid"] != nil {
+                return "refused: uid \(text("uid")) already has \(text("limit")) connections to the daemon open "
+                    + "(max-connections-per-user)"
+            }
+            if parameters["reserved"] != nil {
+                return "refused: the daemon already serves \(text("limit")) connections; the \(text("reserved")) "
+                    + "left are kept for root and the admin group (admin-reserved-connections)"
+            }
+            return "refused: the daemon already serves \(text("limit")) connections (max-connections)"
+        case Name.connectionTimedOut:
+            let seconds = text("seconds") + " s"
+            if text("reason") == TimeoutReason.incompleteMessage.rawValue {
+                return "closed by the daemon: a message stayed incomplete for \(seconds) (message-timeout)"
+            }
+            return "closed by the daemon: no call for \(seconds) (idle-timeout)"
+        case Name.bufferFull:
+            if text("buffer") == Buffer.streamBacklog.rawValue {
+                return "dropped by the daemon: more than \(text("limit")) bytes of replies waited unread "
+                    + "(watch-backlog-limit)"
+            }
+            return "dropped by the daemon: its buffers passed \(text("limit")) bytes (buffer-budget), and this "
+                + "connection held more than its share"
         case Name.methodNotFound: return "method not found: \(text("method"))"
         case Name.methodNotImplemented: return "method not implemented: \(text("method"))"
         case Name.interfaceNotFound: return "interface not found: \(text("interface"))"

@@ -221,7 +221,16 @@ extension ControlInterface {
     error InvalidParameter (parameter: string, reason: string)
     error ProviderFailed (kind: string, reason: string, detail: string)
     error InvalidMessage (reason: string)
-    error TooManyConnections (limit: int)
+    # The daemon refused the connection: it serves limit connections already (max-connections); or, with reserved,
+    # limit connections of others than root and the admin group, the reserved rest being kept for those
+    # (admin-reserved-connections); or, with uid, that user holds limit of them (max-connections-per-user).
+    error TooManyConnections (limit: int, uid: ?int, reserved: ?int)
+    # The daemon closed the connection: a message stayed incomplete for seconds (message-timeout), or it went
+    # without traffic for seconds while no call of it was open (idle-timeout).
+    error ConnectionTimedOut (reason: (incompleteMessage, idle), seconds: float)
+    # The daemon dropped the connection: its stream's unread replies passed limit bytes (watch-backlog-limit), or the
+    # daemon's buffers passed limit bytes (buffer-budget) while it held more than its share.
+    error BufferFull (buffer: (streamBacklog, daemonBudget), limit: int)
 
     """
 }

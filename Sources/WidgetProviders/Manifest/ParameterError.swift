@@ -17,5 +17,9 @@ public struct ParameterError: Error, Sendable, Hashable, CustomStringConvertible
         self.found = found
     }
 
-    public var description: String { "parameter \"\(parameter)\": expected \(expected), found \(found)" }
+    /// The parameter and the value as a client may have sent them, so a long one is repeated only in part
+    /// (`ControlError.echoed`).
+    public var description: String {
+        "parameter \"\(ControlError.echoed(parameter))\": expected \(expected), found \(ControlError.echoed(found))"
+    }
 }

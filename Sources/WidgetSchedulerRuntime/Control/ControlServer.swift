@@ -8,36 +8,42 @@ import WidgetProtocol
 /// The Varlink server of the control socket, driven by the daemon's sd-event loop. No threads, no async.
 ///
 /// It listens on a Unix socket it creates (`listen(path:)`) or one systemd passed (`adopt(listeningSocket:)`),
-/// accepts non-blocking connections up to `Configuration.maximumConnections` (one more is told
-/// `TooManyConnections` and closed), frames NUL-terminated messages, serves `org.varlink.service` itself and hands
-/// each call of `io.widgetscheduler.Scheduler` to the `ControlHandler`. An idle connection costs its descriptor, one
-/// epoll registration and a small object: buffers are released whenever they empty.
+/// accepts non-blocking connections within `ControlLimits` (one more is told `TooManyConnections` and closed),
+/// frames NUL-terminated messages, serves `org.varlink.service` itself and hands each call of
+/// `io.widgetscheduler.Scheduler` to the `ControlHandler`. An idle connection costs its descriptor, one epoll
+/// registration and a small object: buffers are released whenever they empty.
+///
+/// No local user can deny the socket to the others (`ControlLimits`): connections are capped per uid, with a
+/// reserve for root and the admin group; a connection that holds a message incomplete past `message-timeout`, or
+/// keeps the socket without traffic or open call past `idle-timeout`, is closed (one timer, armed for the earliest
+/// such moment); every byte connections hold counts against `buffer-budget`, and past it the connections holding the
+/// most are dropped with a last error; each connection gets one call per loop iteration.
 public final class ControlServer: ControlConnectionDelegate {
     /// Limits and the `GetInfo` answer.
     public struct Configuration: Sendable {
         public var info: VarlinkServiceInfo
-        /// Connections served at once; one more is refused.
-        public var maximumConnections: Int
+        /// What one local user may hold of the socket.
+        public var limits: ControlLimits
         /// The largest message accepted (1 MiB); a larger one gets `InvalidMessage` and its connection is closed.
         public var maximumMessageSize: Int
         /// Pending output above which a connection's requests wait until the client reads.
         public var outputHighWater: Int
-        /// Pending output above which a client that does not read its stream is dropped.
-        public var outputLimit: Int
+        /// The admin group, whose members (with root) are not held to the per-user cap and may use the reserve.
+        public var adminGroupID: UInt32?
 
         /// `version` and `url` are what `GetInfo` reports (the project's home page, empty when it has none).
         public init(
-            version: String, url: String = "", maximumConnections: Int = 4096,
+            version: String, url: String = "", limits: ControlLimits = ControlLimits(),
             maximumMessageSize: Int = ControlInterface.maximumMessageSize,
-            outputHighWater: Int = 1 << 20, outputLimit: Int = 16 << 20
+            outputHighWater: Int = 1 << 20, adminGroupID: UInt32? = nil
         ) {
             self.info = VarlinkServiceInfo(
                 vendor: "widget-scheduler", product: "widget-scheduler", version: version, url: url,
                 interfaces: [ControlInterface.service, ControlInterface.name])
-            self.maximumConnections = maximumConnections
+            self.limits = limits
             self.maximumMessageSize = maximumMessageSize
             self.outputHighWater = outputHighWater
-            self.outputLimit = outputLimit
+            self.adminGroupID = adminGroupID
         }
     }
 
@@ -48,11 +54,17 @@ public final class ControlServer: ControlConnectionDelegate {
         var interest: ControlConnection.Interest
         /// The send buffer asked for (`flush`), or 0 for the socket's default.
         var sendBuffer = 0
+        /// When a byte was last read or written, in seconds on the loop's monotonic clock.
+        var lastTraffic: Double
+        /// When the first byte of the message still incomplete came, nil when none is.
+        var messageStarted: Double?
+        /// The connection's `messagesTaken` when `messageStarted` was set.
+        var messagesTaken = 0
     }
 
     private let loop: EventLoop
     private weak var handler: ControlHandler?
-    private let configuration: Configuration
+    private var configuration: Configuration
     private let router: ControlRouter
     private var listenFD: Int32 = -1
     private var listenSource: EventSource?
@@ -70,6 +82,22 @@ public final class ControlServer: ControlConnectionDelegate {
     /// on an iteration (a watcher's events queue its connection on nearly every one).
     private var servicing: Set<Int> = []
     private var serviceHook: IterationHook?
+    private var admission = ConnectionAdmission()
+    private var deadlines = ConnectionDeadlines()
+    /// The one timer for every connection's deadline, armed for the earliest; created on first use.
+    private var deadlineTimer: EventSource?
+    /// The moment `deadlineTimer` is armed for, in microseconds, nil when it is off.
+    private var deadlineTimerArmedAt: UInt64?
+    private let budget: BufferBudget
+    /// Connections with calls received that their last turn could not dispatch; each gets a turn per iteration.
+    private var waitingCalls: Set<Int> = []
+    private var turnsDue: Set<Int> = []
+    /// Wakes the loop for the next turn of `waitingCalls` when nothing else would. Its priority is below every other
+    /// source's, so a pending event of another connection or of the scheduler always goes first.
+    private var turnWakeup: EventSource?
+    /// Connections refused, and closed for a timeout, are logged once per interval each: a flood is one line.
+    private var refusalLog = LogThrottle(interval: 10)
+    private var timeoutLog = LogThrottle(interval: 10)
 
     /// A server that answers calls through `handler` (held weakly, so the daemon may own the server and be the
     /// handler). Nothing listens until `listen(path:)` or `adopt(listeningSocket:)`. Refused connections and running
@@ -83,6 +111,7 @@ public final class ControlServer: ControlConnectionDelegate {
         self.configuration = configuration
         self.router = ControlRouter(info: configuration.info)
         self.logger = logger
+        self.budget = BufferBudget(limit: configuration.limits.bufferBudget)
         serviceHook = loop.addIterationHook { [unowned self] in serviceQueued() }
     }
 
@@ -92,6 +121,31 @@ public final class ControlServer: ControlConnectionDelegate {
 
     /// Connections open now.
     public var connectionCount: Int { clients.count }
+
+    /// Bytes all connections hold in the daemon now, counted against `buffer-budget`.
+    public var bufferedByteCount: Int { budget.used }
+
+    /// The limits in force.
+    public var limits: ControlLimits { configuration.limits }
+
+    /// Applies new limits (a reloaded settings file). Open connections stay, even above a lowered cap; deadlines
+    /// that come earlier are taken at once, later ones when the old ones come due.
+    public func replaceLimits(_ limits: ControlLimits) {
+        configuration.limits = limits
+        budget.limit = limits.bufferBudget
+        for (id, client) in clients {
+            client.connection.backlogLimit = limits.watchBacklogLimit
+            deadlines.update(id: id, at: deadline(of: client)?.at)
+        }
+        armDeadlineTimer()
+    }
+
+    /// The soft limit on open descriptors now.
+    public static func descriptorLimit() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        return limit.rlim_cur >= rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
+    }
 
     /// Raises the soft limit on open descriptors to the hard limit (at most `cap`), so that thousands of idle
     /// control connections do not exhaust the usual soft limit of 1024. Call it once at daemon start. Returns the
@@ -189,6 +243,10 @@ public final class ControlServer: ControlConnectionDelegate {
             if var client = clients[id] { flush(&client) }
             remove(id)
         }
+        deadlineTimer?.cancel()
+        deadlineTimer = nil
+        turnWakeup?.cancel()
+        turnWakeup = nil
     }
 
     private func acceptAll() {
@@ -216,13 +274,19 @@ public final class ControlServer: ControlConnectionDelegate {
     }
 
     private func accepted(_ fd: Int32) {
-        guard clients.count < configuration.maximumConnections else {
-            logger.warning("control connection refused: \(configuration.maximumConnections) connections open")
-            refuse(fd, ControlError.tooManyConnections(limit: configuration.maximumConnections))
+        let limits = configuration.limits
+        // Beyond the cap, the peer is not even looked up: its descriptor is all it costs.
+        guard admission.total < limits.maximumConnections else {
+            refuse(fd, .tooManyConnections(limit: limits.maximumConnections), peer: nil)
             return
         }
         guard let peer = try? PeerCredentials.of(socket: fd) else {
             close(fd)
+            return
+        }
+        let administrator = ConnectionAdmission.isAdministrator(peer, adminGroupID: configuration.adminGroupID)
+        if let refusal = admission.refusal(uid: peer.uid, administrator: administrator, limits: limits) {
+            refuse(fd, refusal, peer: peer)
             return
         }
         nextID += 1
@@ -230,7 +294,7 @@ public final class ControlServer: ControlConnectionDelegate {
         let connection = ControlConnection(
             id: id, peer: peer, router: router, handler: handler,
             maximumMessageSize: configuration.maximumMessageSize,
-            outputHighWater: configuration.outputHighWater, outputLimit: configuration.outputLimit)
+            outputHighWater: configuration.outputHighWater, backlogLimit: limits.watchBacklogLimit, budget: budget)
         connection.delegate = self
         let source: EventSource
         do {
@@ -241,16 +305,26 @@ public final class ControlServer: ControlConnectionDelegate {
             close(fd)
             return
         }
-        clients[id] = Client(connection: connection, fd: fd, source: source, interest: .init(read: true, write: false))
+        admission.admit(uid: peer.uid)
+        let now = monotonicNow()
+        clients[id] = Client(connection: connection, fd: fd, source: source, interest: .init(read: true, write: false),
+                             lastTraffic: now)
+        deadlines.update(id: id, at: now + limits.idleTimeout)
+        armDeadlineTimer()
     }
 
-    /// Tells a connection over the limit why, without blocking, and closes it.
-    private func refuse(_ fd: Int32, _ error: ControlError) {
+    /// Tells a connection over a limit why, without blocking, and closes it. The log gets the first refusal and
+    /// then at most one line per `refusalLogInterval` counting the others, so a flood cannot flood the journal.
+    private func refuse(_ fd: Int32, _ error: ControlError, peer: PeerCredentials?) {
         if var bytes = try? VarlinkCoding.encode(VarlinkReply(error: error)) {
             bytes.append(0)
             _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
         }
         close(fd)
+        guard let leftOut = refusalLog.admit(at: monotonicNow()) else { return }
+        let who = peer.map { " from \($0)" } ?? ""
+        let others = leftOut > 0 ? " (and \(leftOut) more since the last such line)" : ""
+        logger.warning("control connection refused\(who): \(error.message)\(others)")
     }
 
     /// Out of descriptors: stop accepting until a connection closes, or a second passes.
@@ -267,17 +341,18 @@ public final class ControlServer: ControlConnectionDelegate {
     }
 
     private func ready(id: Int, events: IOEvents) {
-        guard let client = clients[id] else { return }
+        guard var client = clients[id] else { return }
         if events.contains(.error) {
             client.connection.abort()
         } else if events.contains(.hangup) {
             // Both directions are shut: take what was sent, then close, since nothing can be written back and a
             // paused reader would otherwise see the same hang-up on every loop iteration.
-            read(client)
+            read(&client)
             client.connection.abort()
         } else if events.contains(.readable) {
-            read(client)
+            read(&client)
         }
+        clients[id] = client
         service(id)
     }
 
@@ -285,23 +360,40 @@ public final class ControlServer: ControlConnectionDelegate {
         queuedService.insert(connection.id)
     }
 
+    /// After every loop iteration: the next turn of connections with calls waiting, then every connection with
+    /// output queued from outside its own handling; then, if the buffers are past the budget, the largest holders
+    /// are dropped.
     private func serviceQueued() {
-        guard !queuedService.isEmpty else { return }
-        swap(&queuedService, &servicing)
-        for id in servicing { service(id) }
-        servicing.removeAll(keepingCapacity: true)
+        if !waitingCalls.isEmpty {
+            swap(&waitingCalls, &turnsDue)
+            for id in turnsDue {
+                clients[id]?.connection.newTurn()
+                service(id)
+            }
+            turnsDue.removeAll(keepingCapacity: true)
+            if !waitingCalls.isEmpty { wakeForNextTurn() }
+        }
+        if !queuedService.isEmpty {
+            swap(&queuedService, &servicing)
+            for id in servicing { service(id) }
+            servicing.removeAll(keepingCapacity: true)
+        }
+        if budget.isExceeded { shed() }
     }
 
-    /// Writes what can be written, then closes the connection or updates what the loop waits for.
+    /// Writes what can be written, then closes the connection or updates what the loop waits for, its turns and its
+    /// deadline.
     private func service(_ id: Int) {
         guard var client = clients[id] else { return }
-        let before = (client.interest, client.sendBuffer)
+        let before = (client.interest, client.sendBuffer, client.lastTraffic, client.messageStarted,
+                      client.messagesTaken)
         flush(&client)
-        if client.connection.closed {
+        let connection = client.connection
+        if connection.closed || connection.dropped {
             remove(id)
             return
         }
-        let interest = client.connection.interest
+        let interest = connection.interest
         if interest != client.interest {
             var events: IOEvents = []
             if interest.read { events.insert(.readable) }
@@ -309,17 +401,35 @@ public final class ControlServer: ControlConnectionDelegate {
             try? client.source.setIOEvents(events)
             client.interest = interest
         }
-        if (client.interest, client.sendBuffer) != before { clients[id] = client }
+        if connection.hasWaitingCalls && waitingCalls.insert(id).inserted {
+            wakeForNextTurn()
+        }
+        if connection.holdsIncompleteMessage() {
+            // A message taken since the last look ended the one that was incomplete: this one began with the read
+            // that brought its first byte, the last one.
+            if client.messageStarted == nil || connection.messagesTaken != client.messagesTaken {
+                client.messageStarted = client.lastTraffic
+            }
+        } else {
+            client.messageStarted = nil
+        }
+        client.messagesTaken = connection.messagesTaken
+        if (client.interest, client.sendBuffer, client.lastTraffic, client.messageStarted,
+            client.messagesTaken) != before {
+            clients[id] = client
+        }
+        deadlines.update(id: id, at: deadline(of: client)?.at)
+        armDeadlineTimer()
     }
 
-    private func read(_ client: Client) {
+    private func read(_ client: inout Client) {
         // A bounded number of reads per wake-up keeps one busy client from starving the others.
         for _ in 0..<16 {
             guard client.connection.interest.read else { return }
             let count = readBuffer.withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
             if count > 0 {
-                let bytes = Array(readBuffer[0..<count])
-                bytes.withUnsafeBytes { client.connection.receive($0) }
+                client.lastTraffic = monotonicNow()
+                readBuffer.withUnsafeBytes { client.connection.receive(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
                 if count < readBuffer.count { return }
             } else if count == 0 {
                 client.connection.receiveEnd()
@@ -329,6 +439,103 @@ public final class ControlServer: ControlConnectionDelegate {
                 if errno != EAGAIN && errno != EWOULDBLOCK { client.connection.abort() }
                 return
             }
+        }
+    }
+
+    // MARK: - Turns, deadlines, the budget
+
+    private func wakeForNextTurn() {
+        if turnWakeup == nil {
+            turnWakeup = try? loop.addDefer {}
+            try? turnWakeup?.setPriority(Self.turnPriority)
+        }
+        try? turnWakeup?.setEnabled(.oneShot)
+    }
+
+    /// Below sd-event's normal priority (0), above the daemon's idle-time state write.
+    private static let turnPriority: Int64 = 10
+
+    private func monotonicNow() -> Double {
+        Double(loop.now(.monotonic)) / 1_000_000
+    }
+
+    private func deadline(of client: Client) -> (at: Double, reason: ConnectionDeadlines.Reason)? {
+        ConnectionDeadlines.deadline(
+            of: ConnectionDeadlines.Activity(lastTraffic: client.lastTraffic, messageStarted: client.messageStarted,
+                                             callOpen: client.connection.activeCall != nil),
+            limits: configuration.limits)
+    }
+
+    /// Arms the one timer for the earliest deadline, or switches it off when there is none.
+    private func armDeadlineTimer() {
+        guard let earliest = deadlines.earliest else {
+            if deadlineTimerArmedAt != nil {
+                try? deadlineTimer?.setEnabled(.off)
+                deadlineTimerArmedAt = nil
+            }
+            return
+        }
+        let usec = UInt64(max(0, earliest) * 1_000_000)
+        guard usec != deadlineTimerArmedAt else { return }
+        if deadlineTimer == nil {
+            deadlineTimer = try? loop.addTimer(clock: .monotonic, at: usec, accuracy: timerAccuracy) {
+                [unowned self] in deadlinesDue()
+            }
+        } else {
+            try? deadlineTimer?.setAccuracy(timerAccuracy)
+            try? deadlineTimer?.schedule(at: usec)
+        }
+        deadlineTimerArmedAt = deadlineTimer == nil ? nil : usec
+    }
+
+    /// A timeout a tenth late is no loss; coalescing it with other wake-ups saves one.
+    private var timerAccuracy: UInt64 {
+        let shortest = min(configuration.limits.messageTimeout, configuration.limits.idleTimeout)
+        return UInt64(max(1_000, min(1_000_000, shortest * 100_000)))
+    }
+
+    private func deadlinesDue() {
+        deadlineTimerArmedAt = nil
+        let now = monotonicNow()
+        for id in deadlines.takeDue(now: now) {
+            guard let client = clients[id] else { continue }
+            guard let deadline = deadline(of: client) else { continue }
+            if deadline.at <= now {
+                let seconds = deadline.reason == .idle
+                    ? configuration.limits.idleTimeout : configuration.limits.messageTimeout
+                let error = ControlError.connectionTimedOut(deadline.reason, seconds: seconds)
+                if let leftOut = timeoutLog.admit(at: now) {
+                    let others = leftOut > 0 ? " (and \(leftOut) more since the last such line)" : ""
+                    logger.info("control connection of \(client.connection.peer): \(error.message)\(others)")
+                }
+                client.connection.drop(error)
+                service(id)
+            } else {
+                deadlines.update(id: id, at: deadline.at)
+            }
+        }
+        armDeadlineTimer()
+    }
+
+    /// The buffers passed the budget: the connections holding the most are dropped, each told why if its socket
+    /// takes the reply, until a tenth of the budget is free again (so that the next few bytes do not make another
+    /// round of this).
+    private func shed() {
+        let target = budget.limit - budget.limit / 10
+        let holders = clients.map { (id: $0.key, held: $0.value.connection.heldByteCount) }
+            .filter { $0.held > 0 }.sorted { $0.held > $1.held }
+        var dropped = 0
+        for holder in holders where budget.used > target {
+            guard let client = clients[holder.id] else { continue }
+            client.connection.drop(.bufferFull(.daemonBudget, limit: budget.limit))
+            service(holder.id)
+            dropped += 1
+        }
+        if dropped > 0 {
+            logger.warning("""
+                control buffers past buffer-budget (\(budget.limit) bytes): dropped the \(dropped) connection(s) \
+                holding the most
+                """)
         }
     }
 
@@ -350,6 +557,7 @@ public final class ControlServer: ControlConnectionDelegate {
                 send(client.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             }
             if written > 0 {
+                client.lastTraffic = monotonicNow()
                 client.connection.didWrite(written)
             } else if written < 0 && errno == EINTR {
                 continue
@@ -365,6 +573,9 @@ public final class ControlServer: ControlConnectionDelegate {
         client.connection.abort()
         client.source.cancel()
         close(client.fd)
+        admission.release(uid: client.connection.peer.uid)
+        deadlines.remove(id: id)
+        waitingCalls.remove(id)
         if retryTimer != nil { resumeAccepting() }
     }
 

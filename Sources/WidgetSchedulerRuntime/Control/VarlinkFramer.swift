@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import WidgetProtocol
 
 /// Splits a byte stream into NUL-terminated Varlink messages.
@@ -34,9 +37,13 @@ public struct VarlinkFramer: Sendable {
     /// Bytes received but not yet handed out.
     public var bufferedByteCount: Int { buffer.count - start }
 
+    /// Bytes of memory the buffer holds now, handed-out bytes not yet released and room to grow included.
+    public var capacity: Int { buffer.capacity }
+
     /// Appends received bytes.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        buffer.append(contentsOf: bytes)
+        // As typed bytes, so the array copies them in one go rather than iterating a raw sequence.
+        buffer.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Appends received bytes.
@@ -44,11 +51,23 @@ public struct VarlinkFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
+    /// Whether the bytes buffered hold a message's NUL: false when they are only the start of one (or nothing).
+    /// Each byte is looked at once, here or in `nextMessage()`.
+    public mutating func containsCompleteMessage() -> Bool {
+        let from = max(scanned, start)
+        guard let end = firstNUL(from: from) else {
+            scanned = buffer.count
+            return false
+        }
+        scanned = end
+        return true
+    }
+
     /// The next complete message without its NUL, nil when none is complete yet, or `OversizedMessage`.
     public mutating func nextMessage() throws(OversizedMessage) -> [UInt8]? {
         if failed { throw OversizedMessage(limit: maximumMessageSize) }
         let from = max(scanned, start)
-        guard let end = buffer[from...].firstIndex(of: 0) else {
+        guard let end = firstNUL(from: from) else {
             scanned = buffer.count
             if buffer.count - start > maximumMessageSize {
                 failed = true
@@ -65,6 +84,18 @@ public struct VarlinkFramer: Sendable {
         scanned = start
         compact()
         return message
+    }
+
+    /// The index of the first NUL at or after `from`, by memchr: a client may send a megabyte without one, and a
+    /// byte-by-byte search of that is slow enough in a debug build to hold the loop.
+    private func firstNUL(from: Int) -> Int? {
+        guard from < buffer.count else { return nil }
+        return buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base + from, 0, bytes.count - from) else {
+                return nil
+            }
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+        }
     }
 
     private mutating func compact() {

@@ -139,6 +139,25 @@ public final class Daemon {
         }
     }
 
+    /// The control socket's limits from the settings file, with `max-connections` kept below the descriptor limit:
+    /// the state store, the journal and each provider run (its pipes and pidfd) need descriptors too.
+    func loadControlLimits(maximumConcurrentRuns: Int) throws -> ControlLimits {
+        let limits: ControlLimits
+        do {
+            limits = try DaemonConfiguration.loadControlLimits(path: options.configPath)
+        } catch {
+            throw StartError(description: "\(error)")
+        }
+        let spare = 64 + 8 * max(1, maximumConcurrentRuns)
+        guard let descriptors = ControlServer.descriptorLimit(),
+              let fitted = limits.fitting(descriptorLimit: descriptors, spare: spare) else { return limits }
+        logger.notice("""
+            max-connections lowered from \(limits.maximumConnections) to \(fitted.maximumConnections): the daemon may \
+            open \(descriptors) descriptors and keeps \(spare) for its state and provider runs
+            """)
+        return fitted
+    }
+
     func loadManifests() -> ManifestSet {
         let manifests = ManifestLoader.load(directories: options.providerDirectories)
         for error in manifests.errors {
@@ -188,10 +207,15 @@ public final class Daemon {
         HeapTuning.settleAfterLoading()
 
         runner.childDescriptorLimit = ControlServer.raiseDescriptorLimit()
-        handler = DaemonControlHandler(service: service, authorization: .forCurrentProcess(),
+        let authorization = Authorization.forCurrentProcess()
+        handler = DaemonControlHandler(service: service, authorization: authorization,
                                        version: options.version, logger: logger)
-        server = ControlServer(loop: loop, handler: handler,
-                               configuration: ControlServer.Configuration(version: options.version), logger: logger)
+        let limits = try loadControlLimits(maximumConcurrentRuns: settings.maxConcurrentRuns)
+        server = ControlServer(
+            loop: loop, handler: handler,
+            configuration: ControlServer.Configuration(version: options.version, limits: limits,
+                                                       adminGroupID: authorization.adminGroupID),
+            logger: logger)
         do {
             if let fd = activated.first {
                 try server.adopt(listeningSocket: fd)
@@ -271,7 +295,9 @@ public final class Daemon {
         _ = try? notifier.reloading(status: "reloading configuration and manifests")
         do {
             let settings = try Self.loadSettings(options.configPath)
+            let limits = try loadControlLimits(maximumConcurrentRuns: settings.maxConcurrentRuns)
             service.replaceSettings(settings)
+            server.replaceLimits(limits)
         } catch {
             logger.error("configuration not reloaded, keeping the previous one: \(error)")
         }

@@ -15,6 +15,13 @@ import WidgetSchedulerCore
 /// developer-kinds = ["weather"] # kinds without budget and floor (logged)
 /// provider-sandbox = true       # providers write only beneath provider-writable-paths (Landlock); read at start
 /// provider-writable-paths = ["/tmp", "/var/tmp", "/dev"]
+/// max-connections = 4096         # control connections at once (kept below the descriptor limit)
+/// max-connections-per-user = 64  # per uid; root and the admin group are not held to it
+/// admin-reserved-connections = 32 # the last of max-connections, kept for root and the admin group
+/// message-timeout = 30           # seconds from a message's first byte to its end
+/// idle-timeout = 60              # seconds a connection may stay without traffic while no call of it is open
+/// buffer-budget = "64M"          # bytes all control connections may hold in the daemon
+/// watch-backlog-limit = "4M"     # bytes of a stream's replies that may wait unread
 /// ```
 public enum DaemonConfiguration {
     /// The default path.
@@ -54,7 +61,7 @@ public enum DaemonConfiguration {
     static let knownKeys = [
         "minimum-interval", "daily-budget", "burst-budget", "max-concurrent-runs", "coalesce-window", "developer-kinds",
         "backoff-initial", "backoff-maximum", "quarantine-threshold", "provider-sandbox", "provider-writable-paths",
-    ]
+    ] + ControlLimits.keys
 
     /// The provider sandbox settings of the file at `path`; a file that does not exist gives the defaults.
     public static func loadSandbox(path: String) throws(Problem) -> ProviderSandboxSettings {
@@ -94,6 +101,58 @@ public enum DaemonConfiguration {
                           message: "expected an array of absolute paths, found \(value.typeName)")
         }
         return sandbox
+    }
+
+    /// The control socket's limits in the file at `path`; a file that does not exist gives the defaults.
+    public static func loadControlLimits(path: String) throws(Problem) -> ControlLimits {
+        guard FileManager.default.fileExists(atPath: path) else { return ControlLimits() }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw Problem(file: path, key: nil, message: "cannot be read")
+        }
+        return try parseControlLimits(text, file: path)
+    }
+
+    /// Parses the control socket's limits of configuration text; `file` names it in errors.
+    public static func parseControlLimits(_ text: String, file: String) throws(Problem) -> ControlLimits {
+        let fields = try fields(of: text, file: file)
+        var limits = ControlLimits()
+        func integer(_ key: String, _ path: WritableKeyPath<ControlLimits, Int>) throws(Problem) {
+            switch fields[key] {
+            case nil: return
+            case .integer(let value)?: limits[keyPath: path] = Int(clamping: value)
+            case let value?:
+                throw Problem(file: file, key: key, message: "expected an integer, found \(value.typeName)")
+            }
+        }
+        func seconds(_ key: String, _ path: WritableKeyPath<ControlLimits, Double>) throws(Problem) {
+            switch fields[key] {
+            case nil: return
+            case .integer(let value)?: limits[keyPath: path] = Double(value)
+            case .number(let value)?: limits[keyPath: path] = value
+            case let value?:
+                throw Problem(file: file, key: key, message: "expected a number of seconds, found \(value.typeName)")
+            }
+        }
+        func size(_ key: String, _ path: WritableKeyPath<ControlLimits, Int>) throws(Problem) {
+            guard let value = fields[key] else { return }
+            guard let bytes = ManifestParser.memorySize(value) else {
+                throw Problem(file: file, key: key, message: "expected a size such as \"64M\" or a number of bytes, "
+                              + "found \(value.jsonText())")
+            }
+            limits[keyPath: path] = bytes
+        }
+        try integer("max-connections", \.maximumConnections)
+        try integer("max-connections-per-user", \.maximumConnectionsPerUser)
+        try integer("admin-reserved-connections", \.adminReservedConnections)
+        try seconds("message-timeout", \.messageTimeout)
+        try seconds("idle-timeout", \.idleTimeout)
+        try size("buffer-budget", \.bufferBudget)
+        try size("watch-backlog-limit", \.watchBacklogLimit)
+        if let problem = limits.problems().first {
+            let key = problem.split(separator: " ").first.map(String.init)
+            throw Problem(file: file, key: key, message: String(problem.dropFirst((key?.count ?? 0) + 1)))
+        }
+        return limits
     }
 
     /// The document's top-level values; unknown keys are errors naming them.

@@ -12,7 +12,7 @@ extension WidgetService {
         }
         guard !name.isEmpty, name.count <= 128, allowed, !name.hasPrefix(".") else {
             throw .invalidParameter(field, reason: "must be 1 to 128 of A-Z a-z 0-9 . _ - and not start with a dot; "
-                + "got \"\(name)\"")
+                + "got \"\(ControlError.echoed(name))\"")
         }
     }
 

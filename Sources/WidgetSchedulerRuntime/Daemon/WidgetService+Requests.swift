@@ -115,7 +115,7 @@ extension WidgetService {
         let family = family ?? kindManifest.families.first ?? "systemSmall"
         guard kindManifest.families.contains(family) else {
             completion(.failure(.invalidParameter("family", reason: "kind \(kind) supports "
-                + kindManifest.families.joined(separator: ", ") + "; not \(family)")))
+                + kindManifest.families.joined(separator: ", ") + "; not \(ControlError.echoed(family))")))
             return
         }
         let given: [String: JSONValue]
@@ -242,7 +242,8 @@ extension WidgetService {
             return
         }
         guard let spec = kindManifest.parameter(named: parameter) else {
-            completion(.failure(.invalidParameter("parameter", reason: "kind \(kind) has no parameter \(parameter)")))
+            let name = ControlError.echoed(parameter)
+            completion(.failure(.invalidParameter("parameter", reason: "kind \(kind) has no parameter \(name)")))
             return
         }
         guard spec.options == .dynamic else {

@@ -1,0 +1,332 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetControl
+import WidgetProtocol
+import WidgetSchedulerTestKit
+
+/// R8: a local user, as a stranger, against the real daemon's control socket (mode 0666): connections by the
+/// thousand, messages that never end, streams never read, bursts of `oneway` calls. Each attack comes from uids other
+/// than root (`HostileUser`); each case checks that the daemon stays up, answers root within a generous bound, keeps
+/// its memory under a bound, and loses nothing. Small limits and timeouts come from each world's settings file, so a
+/// case takes seconds. (R8's last part, reading another group's data, comes with issue 29 §6.)
+@Suite("R8 hostile local user", .serialized)
+struct HostileLocalUserTests {
+    static let attacker: UInt32 = 65_534
+    static let accomplice: UInt32 = 65_533
+
+    /// A world with one widget of a quiet kind, started, and the widget's id.
+    static func world(config: String) throws -> (ReliabilityWorld, String) {
+        let world = try ReliabilityWorld(config: config)
+        try world.addKind("calm", script: """
+            #!/bin/sh
+            echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{"calm":true}}],"policy":"never"}'
+            """)
+        try world.start(logLevel: "info")
+        let id = try world.add("calm")
+        _ = try eventually("the calm widget's first entry") { try world.list().first?.currentEntry }
+        return (world, id)
+    }
+
+    /// Root's `Status`, on a fresh connection to the socket at `path`, and how long it took; nil when refused or
+    /// unanswered in 30 s.
+    static func rootStatus(_ path: String) -> Double? {
+        let start = bootSeconds()
+        guard let connection = try? RawVarlinkConnection(path: path),
+              (try? connection.call(Method.status, timeout: 30)) != nil
+        else { return nil }
+        return bootSeconds() - start
+    }
+
+    /// A number in a report.
+    static func number(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .integer(let number)?: return Double(number)
+        case .number(let number)?: return number
+        default: return nil
+        }
+    }
+
+    /// The counts of a report's object of counts.
+    static func counts(_ value: JSONValue?) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (name, count) in value?.objectValue ?? [:] { counts[name] = number(count).map { Int($0) } ?? -1 }
+        return counts
+    }
+
+    /// Root calling `Status` over and over on a thread, until `stop()`: the latencies (infinity for a refusal).
+    final class StatusProbe: @unchecked Sendable {
+        private let latencies = Locked([Double]())
+        private let done = Locked(false)
+        private let thread: Thread
+
+        init(_ world: ReliabilityWorld) {
+            let latencies = self.latencies
+            let done = self.done
+            let path = world.socketPath
+            thread = Thread {
+                while !done.withLock({ $0 }) {
+                    let latency = HostileLocalUserTests.rootStatus(path) ?? .infinity
+                    latencies.withLock { $0.append(latency) }
+                    Thread.sleep(forTimeInterval: 0.01)
+                }
+            }
+            thread.start()
+        }
+
+        func stop() -> [Double] {
+            done.withLock { $0 = true }
+            while thread.isExecuting { Thread.sleep(forTimeInterval: 0.01) }
+            return latencies.withLock { $0 }
+        }
+    }
+
+    static func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+
+    static func megabytes(_ value: Double) -> String { String(format: "%.0f MB", value) }
+
+    static func descriptorCount(_ pid: pid_t) -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+    }
+
+    // MARK: - Connection flood
+
+    @Test("a connection flood from two uids leaves root its reserve; idle connections are closed")
+    func connectionFlood() throws {
+        let (world, widget) = try Self.world(config: """
+            max-connections = 100
+            max-connections-per-user = 64
+            admin-reserved-connections = 32
+            idle-timeout = 30
+            """)
+        let before = try DaemonMemory(pid: world.daemonPID)
+        let descriptorsBefore = Self.descriptorCount(world.daemonPID)
+        let first = try HostileUser(world: world, uid: Self.attacker, mode: ["connect", "80"])
+        let firstReady = try first.report("ready")
+        let second = try HostileUser(world: world, uid: Self.accomplice, mode: ["connect", "20"])
+        let secondReady = try second.report("ready")
+        #expect(firstReady["held"] == .integer(64), "\(firstReady)")
+        #expect(firstReady["refused"] == .object(["TooManyConnections (uid 65534)": .integer(16)]), "\(firstReady)")
+        #expect(secondReady["held"] == .integer(4), "\(secondReady)")
+        #expect(secondReady["refused"] == .object(["TooManyConnections (reserve)": .integer(16)]), "\(secondReady)")
+
+        // A third user's widgetctl hears why.
+        let refused = try ReliabilityWorld.run(
+            ["/usr/bin/setpriv", "--reuid=65532", "--regid=65532", "--clear-groups",
+             try DaemonExecutables.path("widgetctl"), "status"],
+            environment: ["WIDGET_SCHEDULER_SOCKET": world.socketPath, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"])
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("refused: the daemon already serves 68 connections; the 32 left are kept for "
+                                        + "root and the admin group (admin-reserved-connections)"), "\(refused)")
+        // Root gets in, on as many connections as the reserve holds.
+        var rootConnections: [RawVarlinkConnection] = []
+        for _ in 0..<20 { rootConnections.append(try world.connect()) }
+        let rootAnswered = rootConnections.filter { (try? $0.call(Method.status)) != nil }.count
+        #expect(rootAnswered == 20)
+        rootConnections.removeAll()
+        let rootLatency = try #require(Self.rootStatus(world.socketPath), "root's Status while the socket is full")
+
+        // A lowered idle-timeout (SIGHUP) takes effect on the connections already idle.
+        try "idle-timeout = 1\nmax-connections = 100\nadmin-reserved-connections = 32\n"
+            .write(to: world.configURL, atomically: true, encoding: .utf8)
+        world.kill(signal: SIGHUP)
+        let firstDone = try first.finish(timeout: 60)
+        let secondDone = try second.finish(timeout: 60)
+        for done in [firstDone, secondDone] {
+            #expect(done["still_open"] == .integer(0), "every idle connection is closed: \(done)")
+        }
+        #expect(firstDone["errors"] == .object(["ConnectionTimedOut": .integer(64)]), "\(firstDone)")
+        let descriptorsAfter = try eventually("the daemon's descriptors back to what it had") { () -> Int? in
+            let count = Self.descriptorCount(world.daemonPID)
+            return count <= descriptorsBefore + 2 ? count : nil
+        }
+        let after = try DaemonMemory(pid: world.daemonPID)
+        #expect(world.isRunning)
+        #expect(try world.list().map(\.id) == [widget], "nothing is lost")
+        #expect(after.peakMB - before.residentMB < 40, "memory: \(before) -> \(after)")
+        print("R8: connection flood: uid 65534 held 64 of 80 (16 told TooManyConnections, its per-user cap), "
+              + "uid 65533 held 4 of 20 (16 refused: the reserve of 32 kept), a third uid's widgetctl told why; root "
+              + "got 20 connections and Status in \(Self.milliseconds(rootLatency)); all 68 closed as idle once "
+              + "idle-timeout = 1 was loaded; descriptors \(descriptorsBefore) -> \(descriptorsAfter); RSS "
+              + "\(Self.megabytes(before.residentMB)), peak \(Self.megabytes(after.peakMB))")
+    }
+
+    // MARK: - Half messages
+
+    @Test("connections holding messages without an end are bounded by the budget and closed at the timeout")
+    func halfMessages() throws {
+        let (world, widget) = try Self.world(config: """
+            message-timeout = 3
+            buffer-budget = "16M"
+            watch-backlog-limit = "1M"
+            """)
+        let before = try DaemonMemory(pid: world.daemonPID)
+        let probe = StatusProbe(world)
+        // 128 MB of message starts from two uids, 64 connections of 1 MB each: eight times the budget.
+        let attackers = try [Self.attacker, Self.accomplice].map {
+            try HostileUser(world: world, uid: $0, mode: ["partial", "64", "1000000"])
+        }
+        let ready = try attackers.map { try $0.report("ready") }
+        let done = try attackers.map { try $0.finish(timeout: 60) }
+        let latencies = probe.stop()
+        let after = try DaemonMemory(pid: world.daemonPID)
+        var errors: [String: Int] = [:]
+        var slowest = 0.0
+        for report in done {
+            #expect(report["still_open"] == .integer(0), "every connection is closed: \(report)")
+            errors.merge(Self.counts(report["errors"]), uniquingKeysWith: +)
+            if case .array(let times)? = report["closed_after"] {
+                slowest = max(slowest, times.compactMap { Self.number($0) }.max() ?? 0)
+            }
+        }
+        #expect(ready.allSatisfy { $0["held"] == .integer(64) }, "\(ready)")
+        #expect(Set(errors.keys).isSubset(of: ["BufferFull", "ConnectionTimedOut"]), "\(errors)")
+        #expect(errors.values.reduce(0, +) > 0, "the closed connections were told why: \(errors)")
+        #expect(slowest < 3 + 10, "closed at the message timeout, give or take the machine's load")
+        #expect(world.isRunning)
+        #expect(!latencies.isEmpty && !latencies.contains(.infinity), "root is answered throughout")
+        #expect((latencies.max() ?? 0) < 5, "root's slowest Status: \(latencies.max() ?? 0) s")
+        #expect(after.peakMB - before.residentMB < 90, "memory: \(before) -> \(after)")
+        #expect(try world.list().map(\.id) == [widget], "nothing is lost")
+        let told = errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        print("R8: half messages: 2 uids × 64 connections, each pushing a 1 MB message without its end (128 MB; "
+              + "buffer-budget 16M, message-timeout 3 s): all closed within "
+              + String(format: "%.1f s", slowest) + " (told: \(told)); RSS "
+              + "\(Self.megabytes(before.residentMB)), peak \(Self.megabytes(after.peakMB)); root Status p50 "
+              + "\(Self.milliseconds(median(latencies))), max \(Self.milliseconds(latencies.max() ?? 0)) "
+              + "(\(latencies.count) calls)")
+    }
+
+    // MARK: - Watchers that do not read
+
+    /// Answers a 2 KB entry, so that every run's events weigh on a stream nobody reads.
+    static let chatty = """
+        #!/bin/sh
+        pad=$(printf '%02000d' 0)
+        printf '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{"pad":"%s"}}],"policy":"never"}\\n' "$pad"
+        """
+
+    @Test("streams nobody reads are dropped at their backlog bound or the budget; a reading watcher loses nothing")
+    func watchersThatDoNotRead() throws {
+        let (world, calm) = try Self.world(config: """
+            developer-kinds = ["chatty", "calm"]
+            minimum-interval = 0
+            max-concurrent-runs = 4
+            watch-backlog-limit = "256K"
+            buffer-budget = "8M"
+            """)
+        try world.addKind("chatty", script: Self.chatty)
+        world.kill(signal: SIGHUP)
+        _ = try eventually("the chatty kind after SIGHUP") { () -> Bool? in
+            let kinds = try world.connect().call(Method.named("Kinds"))
+            return "\(kinds)".contains("chatty") ? true : nil
+        }
+        let widgets = 20
+        for _ in 0..<widgets { _ = try world.add("chatty") }
+        _ = try eventually("the initial runs") { () -> Bool? in
+            try world.list().filter { $0.currentEntry != nil }.count == widgets + 1 ? true : nil
+        }
+        // A well-behaved watcher (root, reading everything) counts the runs the reloads of the kind make.
+        let runsSeen = Locked(0)
+        let calmSeen = Locked(false)
+        let path = world.socketPath
+        let watcher = Thread {
+            guard let client = try? ControlClient(path: path) else { return }
+            _ = try? client.stream(WatchMethod.self, .init()) { event in
+                guard event.event == .runFinished else { return true }
+                if event.kind == "calm" { calmSeen.withLock { $0 = true } }
+                if event.kind == "chatty" && event.reason == "explicit" { runsSeen.withLock { $0 += 1 } }
+                return true
+            }
+        }
+        watcher.start()
+        // The watcher is in place once it sees a run of the calm widget.
+        for _ in 0..<30 where !calmSeen.withLock({ $0 }) {
+            _ = try world.connect().call(Method.reload, ["widgets": .array([.string(calm)])])
+            _ = try? eventually("the watcher seeing the calm widget's run", timeout: 2) { () -> Bool? in
+                calmSeen.withLock { $0 } ? true : nil
+            }
+        }
+        try #require(calmSeen.withLock { $0 }, "the watcher never saw an event")
+        let before = try DaemonMemory(pid: world.daemonPID)
+        let attacker = try HostileUser(world: world, uid: Self.attacker, mode: ["watch", "64"])
+        _ = try attacker.report("ready")
+        let probe = StatusProbe(world)
+        var rounds = 0
+        while rounds < 300 {
+            let closed = attacker.reports.compactMap { Self.number($0["closed"]) }.max() ?? 0
+            if closed >= 64 { break }
+            rounds += 1
+            _ = try world.connect().call(Method.reload, ["kind": .string("chatty")])
+            let expected = rounds * widgets
+            _ = try eventually("round \(rounds)'s runs, seen by the watcher", timeout: 60) { () -> Bool? in
+                runsSeen.withLock { $0 } >= expected ? true : nil
+            }
+        }
+        let latencies = probe.stop()
+        let done = try attacker.finish()
+        let after = try DaemonMemory(pid: world.daemonPID)
+        let last = Self.counts(done["last"])
+        let lastRead = last.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        #expect(done["closed"] == .integer(64), "every stream nobody reads is dropped: \(done)")
+        #expect(Set(last.keys).isSubset(of: ["BufferFull", "an event"]), "\(last)")
+        #expect(runsSeen.withLock { $0 } == rounds * widgets, "the reading watcher saw every run")
+        #expect(world.isRunning)
+        #expect(!latencies.contains(.infinity), "root is answered throughout")
+        #expect((latencies.max() ?? 0) < 5, "root's slowest Status: \(latencies.max() ?? 0) s")
+        #expect(after.peakMB - before.residentMB < 60, "memory: \(before) -> \(after)")
+        #expect(try world.list().count == widgets + 1, "nothing is lost")
+        print("R8: watchers that do not read: 64 streams of uid 65534 with 4 KB receive buffers, \(rounds) reloads "
+              + "of 20 widgets (2 KB entries): all 64 dropped (watch-backlog-limit 256K, buffer-budget 8M), last "
+              + "thing read: \(lastRead); "
+              + "root's watcher saw all \(rounds * widgets) runs; RSS \(Self.megabytes(before.residentMB)), peak "
+              + "\(Self.megabytes(after.peakMB)); root Status p50 \(Self.milliseconds(median(latencies))), max "
+              + "\(Self.milliseconds(latencies.max() ?? 0))")
+    }
+
+    // MARK: - Oneway bursts
+
+    @Test("a burst of oneway calls does not hold the loop from others")
+    func onewayBursts() throws {
+        let kinds = 10_000
+        var manifest = "exec = \"./many.sh\"\ntimeout = 5\n"
+        for index in 0..<kinds { manifest += "\n[[widget]]\nkind = \"k\(index)\"\n" }
+        let (world, widget) = try Self.world(config: "")
+        try world.writeProvider("#!/bin/sh\nexit 1\n", to: "many.sh", executable: true)
+        try world.writeProvider(manifest, to: "many.toml")
+        world.kill(signal: SIGHUP)
+        // One Kinds call of 10 000 kinds: what each call of the burst would cost the loop if it were dispatched.
+        let kindsCost = try eventually("the 10 000 kinds after SIGHUP", timeout: 60) { () -> Double? in
+            let start = bootSeconds()
+            let reply = try world.connect().call(Method.named("Kinds"), timeout: 60)
+            guard case .array(let listed)? = reply["kinds"], listed.count > kinds else { return nil }
+            return bootSeconds() - start
+        }
+        let before = try DaemonMemory(pid: world.daemonPID)
+        let probe = StatusProbe(world)
+        let kindsBurst = try HostileUser(world: world, uid: Self.attacker, mode: ["oneway", "48", "Kinds"])
+        let reloadBurst = try HostileUser(world: world, uid: Self.accomplice, mode: ["oneway", "2000", "Reload"])
+        let kindsReady = try kindsBurst.report("ready")
+        let reloadReady = try reloadBurst.report("ready")
+        let latencies = probe.stop()
+        _ = try kindsBurst.finish()
+        _ = try reloadBurst.finish()
+        let after = try DaemonMemory(pid: world.daemonPID)
+        let kindsThrough = try #require(Self.number(kindsReady["through_after"]))
+        let reloadThrough = try #require(Self.number(reloadReady["through_after"]))
+        #expect(kindsReady["answered"] == .bool(true) && reloadReady["answered"] == .bool(true))
+        // Dispatched, the 48 calls would cost the loop 48 Kinds; they change nothing, so none is.
+        #expect(kindsThrough < max(4 * kindsCost, 1), "48 oneway Kinds through in \(kindsThrough) s")
+        #expect(world.isRunning)
+        #expect(!latencies.contains(.infinity), "root is answered throughout")
+        #expect((latencies.max() ?? 0) < max(2, 2 * kindsCost), "root's slowest Status: \(latencies.max() ?? 0) s")
+        #expect(after.peakMB - before.residentMB < 60, "memory: \(before) -> \(after)")
+        #expect(try world.list().map(\.id) == [widget], "nothing is lost")
+        print("R8: oneway bursts: with 10 000 kinds (one Kinds call \(Self.milliseconds(kindsCost))), 48 oneway "
+              + "Kinds from uid 65534 through in \(Self.milliseconds(kindsThrough)) (not dispatched: they change "
+              + "nothing), 2000 oneway Reload from uid 65533 through in \(Self.milliseconds(reloadThrough)) (one call "
+              + "a turn); root Status p50 \(Self.milliseconds(median(latencies))), max "
+              + "\(Self.milliseconds(latencies.max() ?? 0)) (\(latencies.count) calls); RSS "
+              + "\(Self.megabytes(before.residentMB)), peak \(Self.megabytes(after.peakMB))")
+    }
+}
