@@ -20,10 +20,10 @@ private let cases: [(reply: String, error: WidgetCenterError, description: Strin
     // The standard name (issue 30 moves the daemon to it) reads the same way.
     (errorReply("org.varlink.service.InvalidParameter", #"{"parameter":"kind"}"#),
      .invalidParameter(parameter: "kind", reason: ""), #"invalid parameter "kind""#),
-    (errorReply("io.widgetscheduler.Scheduler.TooManyConnections", #"{"limit":64}"#),
+    (errorReply("io.widgetscheduler.Scheduler.TooManyConnections", #"{"limit":64,"uid":1000}"#),
      .refused(name: "io.widgetscheduler.Scheduler.TooManyConnections",
-              message: "refused: the daemon already serves 64 connections"),
-     "refused: the daemon already serves 64 connections"),
+              message: "refused: uid 1000 already has 64 connections to the daemon open (max-connections-per-user)"),
+     "refused: uid 1000 already has 64 connections to the daemon open (max-connections-per-user)"),
     // An error this library has never heard of keeps its name and parameters rather than failing to read.
     (errorReply("io.widgetscheduler.Scheduler.TooManyRequests", #"{"retryAfter":2}"#),
      .refused(name: "io.widgetscheduler.Scheduler.TooManyRequests",

@@ -77,8 +77,9 @@ private func date(_ text: String) -> Date {
         let result = await withCheckedContinuation { continuation in
             WidgetCenter(socketPath: daemon.path).getCurrentConfigurations { continuation.resume(returning: $0) }
         }
+        let refusal = "refused: the daemon already serves 3 connections (max-connections)"
         #expect(throws: WidgetCenterError.refused(name: "io.widgetscheduler.Scheduler.TooManyConnections",
-                                                  message: "refused: the daemon already serves 3 connections")) {
+                                                  message: refusal)) {
             try result.get()
         }
         _ = daemon.finish()

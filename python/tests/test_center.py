@@ -1,8 +1,11 @@
+import json
 import os
+import socket
 from datetime import datetime, timezone
 
 import pytest
 
+from widgetkit.varlink import Connection
 from widgetkit import (ConnectionFailed, DaemonNotRunning, InvalidParameter, PermissionDenied, ReloadDecision,
                        UnknownKind, UnknownWidget, WidgetCenter, WidgetCenterError, WidgetInfo)
 
@@ -52,8 +55,14 @@ def test_current_configurations_lists_each_placed_widget(fake_daemon):
      InvalidParameter, 'invalid parameter "kind": give exactly one'),
     # The standard name, which issue 30 moves the daemon to, is the same exception.
     ("org.varlink.service.InvalidParameter", {"parameter": "kind"}, InvalidParameter, 'invalid parameter "kind"'),
-    ("io.widgetscheduler.Scheduler.TooManyConnections", {"limit": 64}, WidgetCenterError,
-     "refused: the daemon already serves 64 connections"),
+    ("io.widgetscheduler.Scheduler.TooManyConnections", {"limit": 4096}, WidgetCenterError,
+     "refused: the daemon already serves 4096 connections (max-connections)"),
+    ("io.widgetscheduler.Scheduler.TooManyConnections", {"limit": 64, "uid": 1000}, WidgetCenterError,
+     "refused: uid 1000 already has 64 connections to the daemon open (max-connections-per-user)"),
+    ("io.widgetscheduler.Scheduler.ConnectionTimedOut", {"reason": "idle", "seconds": 60}, WidgetCenterError,
+     "closed by the daemon: no call for 60 s (idle-timeout)"),
+    ("io.widgetscheduler.Scheduler.BufferFull", {"buffer": "streamBacklog", "limit": 4194304}, WidgetCenterError,
+     "dropped by the daemon: more than 4194304 bytes of replies waited unread (watch-backlog-limit)"),
     # An error the SDK has never heard of keeps its name and the daemon's parameters.
     ("io.widgetscheduler.Scheduler.TooManyRequests", {"retryAfter": 2}, WidgetCenterError,
      'io.widgetscheduler.Scheduler.TooManyRequests {"retryAfter":2}'),
@@ -89,3 +98,22 @@ def test_the_socket_comes_from_the_environment_unless_named(fake_daemon, monkeyp
     assert WidgetCenter("/elsewhere").socket_path == "/elsewhere"
     monkeypatch.delenv("WIDGET_SCHEDULER_SOCKET")
     assert WidgetCenter().socket_path == "/run/widget-scheduler/control.socket"
+
+
+def test_a_refusal_sent_before_the_call_is_raised_by_name(tmp_path):
+    # A daemon over its connection limit answers before reading and closes: the call fails to go out (EPIPE), and the
+    # refusal already in the socket is what the caller hears.
+    path = str(tmp_path / "control.socket")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(1)
+    refusal = {"error": "io.widgetscheduler.Scheduler.TooManyConnections", "parameters": {"limit": 64, "uid": 1000}}
+    with Connection(path) as connection:
+        accepted, _ = listener.accept()
+        accepted.sendall(json.dumps(refusal).encode() + b"\0")
+        accepted.close()
+        with pytest.raises(WidgetCenterError) as raised:
+            connection.call("Status")
+    listener.close()
+    assert str(raised.value) == ("refused: uid 1000 already has 64 connections to the daemon open "
+                                 "(max-connections-per-user)")

@@ -94,13 +94,31 @@ def _text(parameters: Dict[str, Any], key: str) -> str:
     return "?" if value is None else json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+def _too_many_connections(parameters: Dict[str, Any]) -> str:
+    if "uid" in parameters:
+        return "refused: uid %s already has %s connections to the daemon open (max-connections-per-user)" % (
+            _text(parameters, "uid"), _text(parameters, "limit"))
+    if "reserved" in parameters:
+        return ("refused: the daemon already serves %s connections; the %s left are kept for root and the admin "
+                "group (admin-reserved-connections)" % (_text(parameters, "limit"), _text(parameters, "reserved")))
+    return "refused: the daemon already serves %s connections (max-connections)" % _text(parameters, "limit")
+
+
 # Errors without a class of their own, and their words (as widgetctl prints them).
 _MESSAGES = {
     INTERFACE + ".ProviderFailed": lambda p: 'provider of kind "%s" failed (%s): %s' % (
         _text(p, "kind"), _text(p, "reason"), _text(p, "detail")),
     INTERFACE + ".InvalidMessage": lambda p: "invalid message: %s" % _text(p, "reason"),
-    INTERFACE + ".TooManyConnections": lambda p: "refused: the daemon already serves %s connections" % _text(
-        p, "limit"),
+    INTERFACE + ".TooManyConnections": lambda p: _too_many_connections(p),
+    INTERFACE + ".ConnectionTimedOut": lambda p: (
+        "closed by the daemon: a message stayed incomplete for %s s (message-timeout)" % _text(p, "seconds")
+        if p.get("reason") == "incompleteMessage"
+        else "closed by the daemon: no call for %s s (idle-timeout)" % _text(p, "seconds")),
+    INTERFACE + ".BufferFull": lambda p: (
+        "dropped by the daemon: more than %s bytes of replies waited unread (watch-backlog-limit)" % _text(p, "limit")
+        if p.get("buffer") == "streamBacklog"
+        else "dropped by the daemon: its buffers passed %s bytes (buffer-budget), and this connection held more "
+        "than its share" % _text(p, "limit")),
     SERVICE + ".MethodNotFound": lambda p: "method not found: %s" % _text(p, "method"),
     SERVICE + ".MethodNotImplemented": lambda p: "method not implemented: %s" % _text(p, "method"),
     SERVICE + ".InterfaceNotFound": lambda p: "interface not found: %s" % _text(p, "interface"),

@@ -61,6 +61,9 @@ class Connection:
             raise ConnectionFailed("no answer from the daemon within %g s" % self._socket.gettimeout()) from None
         except OSError as error:
             if error.errno in (errno.EPIPE, errno.ECONNRESET):
+                refusal = self._refusal()
+                if refusal is not None:
+                    raise refusal from None
                 raise ConnectionFailed("the daemon closed the connection before answering") from None
             raise ConnectionFailed("%s: %s" % (self.path, os.strerror(error.errno) if error.errno else error)) \
                 from None
@@ -72,6 +75,29 @@ class Connection:
         if not isinstance(parameters, dict):
             raise ConnectionFailed("unexpected reply from the daemon: %.200r" % (reply,))
         return parameters
+
+    def _refusal(self) -> Optional[Exception]:
+        """The daemon closed the connection before the call went out. One that refuses a connection (too many) or
+        drops it (a timeout, its buffers) says why first: that error, read from what already came, without waiting."""
+        try:
+            self._socket.setblocking(False)
+            while len(self._inbox) < 65536:
+                chunk = self._socket.recv(65536)
+                if not chunk:
+                    break
+                self._inbox += chunk
+        except OSError:
+            pass
+        end = self._inbox.find(b"\0")
+        if end < 0:
+            return None
+        try:
+            reply = json.loads(bytes(self._inbox[:end]).decode("utf-8"))
+        except ValueError:
+            return None
+        if isinstance(reply, dict) and reply.get("error") is not None:
+            return error_from_reply(str(reply["error"]), reply.get("parameters"))
+        return None
 
     def _receive(self) -> Any:
         while True:
