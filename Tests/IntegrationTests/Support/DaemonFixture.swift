@@ -128,7 +128,11 @@ final class DaemonFixture {
             if let ended = process.termination {
                 throw IntegrationFailure("the daemon ended (\(ended)) before listening:\n\(daemonLog)")
             }
-            return (try? RawVarlinkConnection(path: socketPath)) != nil ? true : nil
+            // A connection alone can reach the killed daemon's listening socket, still held open by a provider it
+            // was spawning (posix_spawn's child keeps the parent's descriptors until its exec): only an answer
+            // proves that the new daemon listens.
+            guard let connection = try? RawVarlinkConnection(path: socketPath) else { return nil }
+            return (try? connection.call("org.varlink.service.GetInfo", timeout: 1)) != nil ? true : nil
         }
     }
 
