@@ -22,6 +22,7 @@ public enum ControlMethod: String, Sendable, Hashable, CaseIterable, Codable {
     case remove = "Remove"
     case configure = "Configure"
     case options = "Options"
+    case snapshot = "Snapshot"
     case timeline = "Timeline"
     case budget = "Budget"
     case watch = "Watch"
@@ -38,7 +39,8 @@ public enum ControlMethod: String, Sendable, Hashable, CaseIterable, Codable {
     public var isPrivileged: Bool {
         switch self {
         case .reload, .add, .remove, .configure, .dataSet, .dataDelete: return true
-        case .list, .status, .kinds, .options, .timeline, .budget, .watch, .stack, .dataGet, .dataList: return false
+        case .list, .status, .kinds, .options, .snapshot, .timeline, .budget, .watch, .stack, .dataGet, .dataList:
+            return false
         }
     }
 

@@ -175,6 +175,13 @@ extension ControlInterface {
       source: (provider, manifest)
     )
 
+    # One entry made by the provider's snapshot request (isPreview), for a gallery; parameters left out take the
+    # manifest's defaults. Nothing is stored and no budget is spent.
+    method Snapshot(kind: string, family: ?string, parameters: ?[string]object) -> (
+      family: string,
+      entry: CurrentEntry
+    )
+
     method Timeline(id: string) -> (
       widget: string,
       kind: string,

@@ -114,6 +114,16 @@ public final class DaemonControlHandler: ControlHandler {
                 }
             }
             return .pending
+        case .snapshot:
+            let parameters = try call.parameters(SnapshotMethod.self)
+            service.snapshot(kind: parameters.kind, family: parameters.family,
+                             parameters: parameters.parameters ?? [:]) {
+                switch $0 {
+                case .success(let reply): call.reply(reply)
+                case .failure(let error): call.fail(error)
+                }
+            }
+            return .pending
         case .timeline:
             return .reply(try service.timeline(id: try call.parameters(TimelineMethod.self).id))
         case .budget:

@@ -108,23 +108,16 @@ extension WidgetService {
     /// asked for defaults.
     public func add(kind: String, family: String?, parameters: [String: JSONValue],
                     completion: @escaping (Result<String, ControlError>) -> Void) {
-        guard let manifest = manifests.manifest(forKind: kind), let kindManifest = manifest.widget(kind: kind) else {
-            completion(.failure(.unknownKind(kind)))
-            return
-        }
-        let family = family ?? kindManifest.families.first ?? "systemSmall"
-        guard kindManifest.families.contains(family) else {
-            completion(.failure(.invalidParameter("family", reason: "kind \(kind) supports "
-                + kindManifest.families.joined(separator: ", ") + "; not \(ControlError.echoed(family))")))
-            return
-        }
+        let resolved: (manifest: ProviderManifest, kind: WidgetKindManifest, family: String)
         let given: [String: JSONValue]
         do {
-            given = try validate(parameters, against: kindManifest)
+            resolved = try resolve(kind: kind, family: family)
+            given = try validate(parameters, against: resolved.kind)
         } catch {
             completion(.failure(error))
             return
         }
+        let (manifest, kindManifest, family) = resolved
         let missing = kindManifest.parameters.map(\.name).filter { given[$0] == nil }
         guard !missing.isEmpty else {
             completion(.success(insertWidget(kind: kind, family: family, configuration: given)))
@@ -163,6 +156,22 @@ extension WidgetService {
             }
             completion(.success(self.insertWidget(kind: kind, family: family, configuration: configuration)))
         }
+    }
+
+    /// The manifest of `kind` and the family asked for (the kind's first when nil), refused when the kind is unknown
+    /// or lacks the family.
+    func resolve(kind: String, family: String?) throws(ControlError)
+        -> (manifest: ProviderManifest, kind: WidgetKindManifest, family: String)
+    {
+        guard let manifest = manifests.manifest(forKind: kind), let kindManifest = manifest.widget(kind: kind) else {
+            throw .unknownKind(kind)
+        }
+        let family = family ?? kindManifest.families.first ?? "systemSmall"
+        guard kindManifest.families.contains(family) else {
+            throw .invalidParameter("family", reason: "kind \(kind) supports "
+                + kindManifest.families.joined(separator: ", ") + "; not \(ControlError.echoed(family))")
+        }
+        return (manifest, kindManifest, family)
     }
 
     private func insertWidget(kind: String, family: String, configuration: [String: JSONValue]) -> String {
@@ -268,6 +277,48 @@ extension WidgetService {
             case .success:
                 completion(.failure(.providerFailed(kind: kind, reason: RunFailureReason.invalid.rawValue,
                                                    detail: "the provider did not answer with options")))
+            case .failure(let failure):
+                completion(.failure(.providerFailed(kind: kind, reason: failure.reason.rawValue,
+                                                   detail: failure.detail)))
+            }
+        }
+    }
+
+    // MARK: - Snapshot
+
+    /// One entry for a gallery's preview of `kind` in `family`: the provider's `snapshot` answer, asked with
+    /// `isPreview` (WidgetKit's `getSnapshot`, seed 001). Parameters left out take the manifest's defaults; the
+    /// answer is neither stored nor charged to any budget.
+    public func snapshot(kind: String, family: String?, parameters: [String: JSONValue],
+                         completion: @escaping (Result<SnapshotMethod.Reply, ControlError>) -> Void) {
+        let resolved: (manifest: ProviderManifest, kind: WidgetKindManifest, family: String)
+        var configuration: [String: JSONValue]
+        do {
+            resolved = try resolve(kind: kind, family: family)
+            configuration = try validate(parameters, against: resolved.kind)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let (manifest, kindManifest, family) = resolved
+        for spec in kindManifest.parameters where configuration[spec.name] == nil {
+            configuration[spec.name] = spec.defaultValue
+        }
+        let request = ProviderRequest(
+            request: .snapshot, kind: kind,
+            widget: ProviderRequest.Widget(id: "", family: family, configuration: configuration),
+            context: ProviderRequest.Context(now: clock.now().wall, isPreview: true,
+                                             dataDirectory: manifest.group.map(groupData.directory(of:))))
+        let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
+        _ = launcher.launch(invocation) { result, _ in
+            switch result {
+            case .success(.entry(let entry), _):
+                let content = JSONValue(jsonText: entry.content) ?? .null
+                completion(.success(SnapshotMethod.Reply(
+                    family: family, entry: WidgetSummary.CurrentEntry(date: entry.date, content: content))))
+            case .success:
+                completion(.failure(.providerFailed(kind: kind, reason: RunFailureReason.invalid.rawValue,
+                                                   detail: "the provider did not answer with an entry")))
             case .failure(let failure):
                 completion(.failure(.providerFailed(kind: kind, reason: failure.reason.rawValue,
                                                    detail: failure.detail)))
