@@ -18,6 +18,7 @@ let package = Package(
     products: [
         .executable(name: "widget-scheduler", targets: ["widget-scheduler"]),
         .executable(name: "widgetctl", targets: ["widgetctl"]),
+        .executable(name: "widget-host", targets: ["widget-host"]),
         .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
         .library(name: "WidgetCenter", targets: ["WidgetCenter"]),
         .library(name: "WidgetSchedulerTestKit", targets: ["WidgetSchedulerTestKit"]),
@@ -37,6 +38,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -87,6 +92,30 @@ let package = Package(
         // Apps link only the wire types and the client: WidgetCenterTests checks that nothing of the daemon comes in.
         .target(name: "WidgetCenter", dependencies: ["WidgetControlClient", "WidgetProtocol"]),
         .executableTarget(name: "weather-app", dependencies: ["WidgetCenter"], path: "examples/weather-app"),
+        .target(
+            name: "WidgetHost",
+            dependencies: [
+                "WidgetControlClient", "WidgetProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            resources: [.embedInCode("Assets/home.css"), .embedInCode("Assets/home.js")]
+        ),
+        .executableTarget(
+            name: "widget-host",
+            dependencies: [
+                "WidgetHost", "SystemdKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "clock-provider",
             dependencies: ["WidgetProviderKit"],
@@ -130,6 +159,10 @@ let package = Package(
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
         .testTarget(
             name: "WidgetCenterTests", dependencies: ["WidgetCenter", "WidgetProtocol", "WidgetSchedulerTestKit"]
+        ),
+        .testTarget(
+            name: "WidgetHostTests",
+            dependencies: ["WidgetHost", "WidgetProtocol", "WidgetControlClient", "WidgetSchedulerTestKit"]
         ),
         .testTarget(
             name: "IntegrationTests",

@@ -16,6 +16,7 @@
 # With an empty DESTDIR it then creates the system user (systemd-sysusers), rebuilds the catalog database
 # (journalctl --update-catalog) and, when systemd is running, runs systemctl daemon-reload. It enables nothing:
 #   systemctl enable --now widget-scheduler.socket
+#   systemctl enable --now widget-host           # the web home screen at http://127.0.0.1:8470/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,17 +58,17 @@ put_rewritten() {  # put_rewritten MODE SOURCE TARGET
 }
 
 # --- binaries ---------------------------------------------------------------------------------------------------------
-for program in widget-scheduler widgetctl; do
+for program in widget-scheduler widgetctl widget-host; do
     [ -x "$BUILD_DIR/$program" ] || die "$BUILD_DIR/$program not found: build first (swift build -c release)"
     put 0755 "$BUILD_DIR/$program" "$BINDIR/$program"
 done
 say "binaries -> $DESTDIR$BINDIR"
 
 # --- systemd units, sysusers, catalog ---------------------------------------------------------------------------------
-for unit in units/widget-scheduler.service units/widget-scheduler.socket; do
+for unit in units/widget-scheduler.service units/widget-scheduler.socket units/widget-host.service; do
     put_rewritten 0644 "$unit" "$UNITDIR/$(basename "$unit")"
 done
-for unit in units/user/widget-scheduler.service units/user/widget-scheduler.socket; do
+for unit in units/user/widget-scheduler.service units/user/widget-scheduler.socket units/user/widget-host.service; do
     put_rewritten 0644 "$unit" "$USERUNITDIR/$(basename "$unit")"
 done
 put 0644 units/widget-scheduler.sysusers "$SYSUSERSDIR/widget-scheduler.conf"
@@ -86,7 +87,7 @@ if [ -d "$MANSRC" ]; then
     done
 fi
 # swift-argument-parser writes the completion scripts itself.
-for program in widgetctl widget-scheduler; do
+for program in widgetctl widget-scheduler widget-host; do
     tmp=$(mktemp)
     if "$BUILD_DIR/$program" --generate-completion-script bash > "$tmp" 2>/dev/null && [ -s "$tmp" ]; then
         put 0644 "$tmp" "$PREFIX/share/bash-completion/completions/$program"

@@ -58,13 +58,16 @@ public final class ControlClient {
     }
 
     /// Calls a streaming method with `more: true` and hands each reply to `onReply` until the daemon sends the last
-    /// one (returned, nil when it is the empty end-of-stream reply) or `onReply` returns false.
+    /// one (returned, nil when it is the empty end-of-stream reply) or `onReply` returns false. `onSent` runs once the
+    /// call is written: a host that reads the daemon's state after it cannot miss a change the stream would not show.
     @discardableResult
     public func stream<Method: VarlinkMethod>(
-        _ method: Method.Type, _ parameters: Method.Parameters, onReply: (Method.Reply) -> Bool
+        _ method: Method.Type, _ parameters: Method.Parameters, onSent: () -> Void = {},
+        onReply: (Method.Reply) -> Bool
     ) throws(ControlClientError) -> Method.Reply? {
         try send(VarlinkRequest(
             method: method.method.qualifiedName, parameters: VarlinkCoding.parameters(parameters), more: true))
+        onSent()
         while true {
             let reply = try receive(timeout: nil)
             if let error = reply.controlError { throw .remote(error) }

@@ -1,0 +1,157 @@
+import Foundation
+import WidgetProtocol
+
+/// The home screen's markup: the page, its grid of slots, and each widget's card. Pure functions of what the host
+/// knows; every text that came from a provider or the daemon goes through `HTML.escape` or the renderer.
+enum HomeMarkup {
+    /// What one slot needs to be drawn.
+    struct SlotModel {
+        var slot: HomeLayout.Slot
+        /// The slot's widgets, the one on top first.
+        var order: [String]
+        var widgets: [String: WidgetSummary]
+        var kinds: [String: KindsMethod.Kind]
+        /// Other slots a widget of this one could join (same family, room left), as (slot id, label).
+        var stackTargets: [(id: String, label: String)]
+    }
+
+    static func page(title: String, version: Int, daemonDown: String?, tapsToCommand: Bool, grid: String) -> String {
+        let bannerHTML = daemonDown.map { banner(for: $0) } ?? ""
+        return """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>\(HTML.escape(title))</title>
+        <link rel="stylesheet" href="/assets/home.css">
+        <script src="/assets/home.js" defer></script>
+        </head>
+        <body\(tapsToCommand ? " data-tap=\"command\"" : "")>
+        <header class="bar">
+        <h1>\(HTML.escape(title))</h1>
+        <div class="actions">
+        <button type="button" id="edit-toggle" aria-pressed="false">Edit</button>
+        <button type="button" id="open-gallery">Add widget</button>
+        </div>
+        </header>
+        <div id="banner" class="banner" role="alert"\(daemonDown == nil ? " hidden" : "")>\(bannerHTML)</div>
+        <main id="grid" class="grid" data-version="\(version)">\(grid)</main>
+        <dialog id="gallery" class="sheet" aria-label="Add a widget"><div class="sheet-body"></div></dialog>
+        <dialog id="configure" class="sheet" aria-label="Edit widget"><div class="sheet-body"></div></dialog>
+        </body>
+        </html>
+
+        """
+    }
+
+    static func banner(for reason: String) -> String {
+        "<strong>The widget daemon is not running.</strong> Showing the last entries; reconnecting by itself. "
+            + "<span class=\"reason\">(\(HTML.escape(reason)))</span>"
+    }
+
+    static func emptyGrid() -> String {
+        "<p class=\"empty\">No widgets yet. Choose <strong>Add widget</strong> to place one.</p>"
+    }
+
+    /// One slot: its widgets' cards (the first shown), stack controls when it holds several.
+    static func slot(_ model: SlotModel, renderer: any WidgetRendering) -> String {
+        let slot = model.slot
+        guard let top = model.order.first, let family = model.widgets[top]?.family else { return "" }
+        let isStack = model.order.count > 1
+        let slotID = HTML.escape(slot.id)
+        var html = "<section class=\"slot f-\(HTML.escape(family))\(isStack ? " stack" : "")\" id=\"slot-\(slotID)\""
+            + " data-slot=\"\(slotID)\" data-family=\"\(HTML.escape(family))\""
+            + " data-order=\"\(HTML.escape(model.order.joined(separator: " ")))\""
+        if let pinned = slot.pinned { html += " data-pinned=\"\(HTML.escape(pinned))\"" }
+        html += ">"
+        for (index, id) in model.order.enumerated() {
+            guard let widget = model.widgets[id] else { continue }
+            html += card(widget, kind: model.kinds[widget.kind], shown: index == 0, position: index,
+                         count: model.order.count, pinned: slot.pinned == id, stackTargets: model.stackTargets,
+                         renderer: renderer)
+        }
+        if isStack {
+            html += "<div class=\"stack-nav\"><button type=\"button\" class=\"flip\" data-flip=\"-1\" "
+                + "aria-label=\"Previous widget in the stack\">‹</button><span class=\"dots\" aria-live=\"polite\">"
+                + "1 / \(model.order.count)</span><button type=\"button\" class=\"flip\" data-flip=\"1\" "
+                + "aria-label=\"Next widget in the stack\">›</button></div>"
+        }
+        return html + "</section>"
+    }
+
+    static func card(
+        _ widget: WidgetSummary, kind: KindsMethod.Kind?, shown: Bool, position: Int, count: Int, pinned: Bool,
+        stackTargets: [(id: String, label: String)], renderer: any WidgetRendering
+    ) -> String {
+        let face = renderer.render(kind: kind, family: widget.family, date: widget.currentEntry?.date,
+                                   content: widget.currentEntry?.content)
+        let name = kind?.displayName ?? widget.kind
+        let id = HTML.escape(widget.id)
+        var html = "<article class=\"widget\(shown ? " shown" : "")\(widget.currentEntry == nil ? " placeholder" : "")"
+            + "\" data-widget=\"\(id)\" data-kind=\"\(HTML.escape(widget.kind))\""
+        if let url = face.urls.first { html += " data-url=\"\(HTML.escape(url))\"" }
+        html += " aria-label=\"\(HTML.escape(name))\(count > 1 ? ", \(position + 1) of \(count)" : "")\""
+            + "\(shown ? "" : " hidden")>"
+        html += "<div class=\"face\">\(face.html)</div>"
+        if let outcome = widget.lastOutcome, outcome != "success", outcome != "running" {
+            html += "<p class=\"badge\" role=\"status\">Last run failed: \(HTML.escape(outcome))</p>"
+        }
+        if pinned { html += "<p class=\"pin-mark\" title=\"Pinned on top\">Pinned</p>" }
+        html += "<div class=\"back\" hidden></div>"
+        html += "<button type=\"button\" class=\"info\" data-action=\"inspect\" aria-label=\"About \(HTML.escape(name))"
+            + "\">i</button>"
+        html += editBar(widget, kind: kind, inStack: count > 1, pinned: pinned, stackTargets: stackTargets)
+        return html + "<p class=\"error\" role=\"alert\" hidden></p></article>"
+    }
+
+    static func editBar(_ widget: WidgetSummary, kind: KindsMethod.Kind?, inStack: Bool, pinned: Bool,
+                        stackTargets: [(id: String, label: String)]) -> String {
+        var html = "<div class=\"edit-bar\">"
+        html += "<button type=\"button\" data-action=\"move\" data-delta=\"-1\" aria-label=\"Move earlier\">"
+            + "←</button>"
+        html += "<button type=\"button\" data-action=\"move\" data-delta=\"1\" aria-label=\"Move later\">→</button>"
+        html += "<button type=\"button\" data-action=\"configure\">Edit widget</button>"
+        let families = kind?.families ?? [widget.family]
+        if families.count > 1 {
+            html += "<label>Size <select data-action=\"resize\">"
+            for family in families {
+                html += "<option value=\"\(HTML.escape(family))\"\(family == widget.family ? " selected" : "")>"
+                    + "\(HTML.escape(FamilyName.label(family)))</option>"
+            }
+            html += "</select></label>"
+        }
+        if inStack {
+            html += pinned
+                ? "<button type=\"button\" data-action=\"unpin\">Unpin</button>"
+                : "<button type=\"button\" data-action=\"pin\">Pin on top</button>"
+            html += "<button type=\"button\" data-action=\"unstack\">Take out of stack</button>"
+        }
+        if !stackTargets.isEmpty {
+            html += "<label>Stack with <select data-action=\"stack\"><option value=\"\">…</option>"
+            for target in stackTargets {
+                html += "<option value=\"\(HTML.escape(target.id))\">\(HTML.escape(target.label))</option>"
+            }
+            html += "</select></label>"
+        }
+        html += "<button type=\"button\" class=\"danger\" data-action=\"remove\">Remove</button>"
+        return html + "</div>"
+    }
+}
+
+/// Families' names for people.
+enum FamilyName {
+    static func label(_ family: String) -> String {
+        switch family {
+        case "systemSmall": return "Small"
+        case "systemMedium": return "Medium"
+        case "systemLarge": return "Large"
+        case "systemExtraLarge": return "Extra large"
+        case "accessoryCircular": return "Circular"
+        case "accessoryRectangular": return "Rectangular"
+        case "accessoryInline": return "Inline"
+        default: return family
+        }
+    }
+}

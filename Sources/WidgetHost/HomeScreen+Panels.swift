@@ -1,0 +1,79 @@
+import Foundation
+import WidgetControlClient
+import WidgetProtocol
+
+/// The fragments the page loads into its panels: the gallery and its previews, the configuration form and its
+/// options, a widget's back side.
+extension HomeScreen {
+    public func gallery() async throws(HostError) -> String {
+        let reply: KindsMethod.Reply
+        do {
+            reply = try await daemon.call(KindsMethod.self, NoParameters())
+        } catch {
+            throw HostError(error)
+        }
+        return PanelMarkup.gallery(kinds: reply.kinds)
+    }
+
+    /// A kind's face in a family from the provider's `snapshot` answer (kept for a few minutes: opening the gallery
+    /// again runs no provider).
+    public func preview(kind: String, family: String) async -> String {
+        let key = "\(kind)/\(family)"
+        if let cached = previews[key], Date().timeIntervalSince(cached.made) < Self.previewLifetime {
+            return PanelMarkup.preview(face: cached.face)
+        }
+        do {
+            let reply = try await daemon.call(
+                SnapshotMethod.self, SnapshotMethod.Parameters(kind: kind, family: family))
+            let face = renderer.render(kind: kinds[kind], family: reply.family, date: reply.entry.date,
+                                       content: reply.entry.content)
+            previews[key] = (face, Date())
+            return PanelMarkup.preview(face: face)
+        } catch {
+            return PanelMarkup.previewFailed(HostError(error).message)
+        }
+    }
+
+    /// The form to configure `id`, read fresh from the daemon.
+    public func configureForm(_ id: String) async throws(HostError) -> String {
+        try await refresh()
+        guard let widget = widgets[id] else { throw HostError(status: 404, message: "No widget \(id).") }
+        guard let kind = kinds[widget.kind] else {
+            throw HostError(status: 404, message: "Kind \(widget.kind) is no longer installed.")
+        }
+        var fixed: [String: [OptionsMethod.Option]] = [:]
+        for parameter in kind.parameters where parameter.type == "enum" {
+            do {
+                fixed[parameter.name] = try await daemon.call(
+                    OptionsMethod.self, OptionsMethod.Parameters(kind: kind.kind, parameter: parameter.name)).options
+            } catch {
+                throw HostError(error)
+            }
+        }
+        return PanelMarkup.configureForm(widget: widget, kind: kind, fixedOptions: fixed)
+    }
+
+    /// The options of a parameter matching `search`, asked of the provider when they are dynamic.
+    public func options(kind: String, parameter: String, search: String?) async throws(HostError) -> String {
+        do {
+            let reply = try await daemon.call(
+                OptionsMethod.self, OptionsMethod.Parameters(kind: kind, parameter: parameter, search: search))
+            return PanelMarkup.options(reply.options)
+        } catch {
+            throw HostError(error)
+        }
+    }
+
+    /// The back side of `id`: its state, ledger and next reload, read from the daemon now.
+    public func back(_ id: String) async throws(HostError) -> String {
+        try await refresh()
+        guard let widget = widgets[id] else { throw HostError(status: 404, message: "No widget \(id).") }
+        let ledger: BudgetMethod.Ledger?
+        do {
+            ledger = try await daemon.call(BudgetMethod.self, BudgetMethod.Parameters(id: id)).ledgers.first
+        } catch {
+            throw HostError(error)
+        }
+        return PanelMarkup.back(widget: widget, ledger: ledger, kind: kinds[widget.kind])
+    }
+}

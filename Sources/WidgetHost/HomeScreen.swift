@@ -1,0 +1,284 @@
+import Foundation
+import Logging
+import WidgetControlClient
+import WidgetProtocol
+
+/// What the host knows and shows: the daemon's widgets and kinds, the layout, the stacks' order, and the pages that
+/// listen. Fed by the daemon's `Watch` stream (`handle`), it renders what changed once and sends it to every open
+/// page as a Server-Sent Event; the routes call its operations, which go to the daemon through the control API.
+public actor HomeScreen {
+    /// Whether the daemon answers.
+    public enum DaemonState: Sendable, Equatable {
+        case connecting
+        case up
+        case down(String)
+    }
+
+    let settings: HostSettings
+    let daemon: DaemonClient
+    let renderer: any WidgetRendering
+    let layoutFile: LayoutFile
+    let logger: Logger
+    let events = EventBroadcaster()
+
+    var widgets: [String: WidgetSummary] = [:]
+    var kinds: [String: KindsMethod.Kind] = [:]
+    var kindOrder: [String] = []
+    var layout: HomeLayout
+    /// Each stack's widgets, most relevant first, as the daemon's `Stack` orders them.
+    var stackOrders: [String: [String]] = [:]
+    /// Wakes when the first stacked relevance runs out, to rotate the stack.
+    var relevanceTimer: Task<Void, Never>?
+    public private(set) var daemonState = DaemonState.connecting
+    /// Counts the changes sent to pages; a page drawn at this version is current.
+    var version = 0
+    /// Gallery previews by "kind/family", with when they were made.
+    var previews: [String: (face: RenderedFace, made: Date)] = [:]
+    static let previewLifetime: TimeInterval = 600
+
+    public init(settings: HostSettings, daemon: DaemonClient, renderer: any WidgetRendering, logger: Logger) {
+        self.settings = settings
+        self.daemon = daemon
+        self.renderer = renderer
+        self.logger = logger
+        layoutFile = LayoutFile(directory: settings.stateDirectory)
+        let loaded = layoutFile.load()
+        layout = loaded.layout
+        if let problem = loaded.problem { logger.error("\(problem)") }
+    }
+
+    // MARK: - The daemon's stream
+
+    /// Applies one message of the daemon's stream and tells the pages what changed.
+    public func handle(_ message: WatchFeed.Message) async {
+        switch message {
+        case .connected:
+            do {
+                try await refresh()
+                daemonState = .up
+                logger.info("connected to the daemon at \(settings.daemonSocket)")
+                broadcastStatus()
+                broadcastGrid()
+            } catch {
+                markDown(error.description)
+            }
+        case .disconnected(let reason):
+            markDown(reason)
+        case .event(let event):
+            await apply(event)
+        }
+    }
+
+    private func markDown(_ reason: String) {
+        guard daemonState != .down(reason) else { return }
+        if daemonState == .up || daemonState == .connecting {
+            logger.warning("the daemon is unreachable: \(reason)")
+        }
+        daemonState = .down(reason)
+        broadcastStatus()
+    }
+
+    private func apply(_ event: WatchEvent) async {
+        guard var widget = widgets[event.widget] else {
+            // A widget added by someone else (widgetctl, an app): read the list again.
+            if event.event != .decision {
+                try? await refresh()
+                broadcastGrid()
+            }
+            return
+        }
+        switch event.event {
+        case .entryChanged:
+            widget.currentEntry = WidgetSummary.CurrentEntry(date: event.date, content: event.content ?? .null)
+            widgets[event.widget] = widget
+            guard let slot = layout.slot(holding: event.widget) else { return }
+            if slot.widgets.count > 1 { await refreshStacks() }
+            broadcastSlot(slot.id)
+        case .runFinished:
+            let wasFailing = widget.lastOutcome.map { $0 != "success" } ?? false
+            widget.lastOutcome = event.outcome
+            widget.lastReason = event.reason
+            widgets[event.widget] = widget
+            if wasFailing || event.outcome != "success", let slot = layout.slot(holding: event.widget) {
+                broadcastSlot(slot.id)
+            }
+        case .decision:
+            if let at = event.at, event.decision == .deferred {
+                widget.nextReload = at
+                widgets[event.widget] = widget
+            }
+        }
+    }
+
+    /// Reads the widgets and kinds again, brings the layout in line with them and orders the stacks.
+    func refresh() async throws(HostError) {
+        let list: ListMethod.Reply
+        let kindsReply: KindsMethod.Reply
+        do {
+            list = try await daemon.call(ListMethod.self, NoParameters())
+            kindsReply = try await daemon.call(KindsMethod.self, NoParameters())
+        } catch {
+            throw HostError(error)
+        }
+        widgets = Dictionary(list.widgets.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        kinds = Dictionary(kindsReply.kinds.map { ($0.kind, $0) }, uniquingKeysWith: { _, last in last })
+        kindOrder = kindsReply.kinds.map(\.kind)
+        let reconciled = layout.reconciled(with: list.widgets.map { ($0.id, $0.family) })
+        if reconciled != layout {
+            layout = reconciled
+            saveLayout()
+        }
+        await refreshStacks()
+    }
+
+    /// Orders every stack by the daemon's `Stack` (one call for all of them), and wakes again when the first
+    /// relevance that orders them runs out.
+    func refreshStacks() async {
+        let stacked = layout.slots.filter { $0.widgets.count > 1 }
+        relevanceTimer?.cancel()
+        relevanceTimer = nil
+        guard !stacked.isEmpty else {
+            stackOrders = [:]
+            return
+        }
+        let ids = stacked.flatMap(\.widgets)
+        guard let reply = try? await daemon.call(StackMethod.self, StackMethod.Parameters(ids: ids)) else { return }
+        let rank = Dictionary(reply.stack.enumerated().map { ($1.widget, $0) }, uniquingKeysWith: { first, _ in first })
+        var orders: [String: [String]] = [:]
+        for slot in stacked {
+            orders[slot.id] = slot.widgets.sorted { (rank[$0] ?? Int.max, $0) < (rank[$1] ?? Int.max, $1) }
+        }
+        stackOrders = orders
+        if let next = reply.stack.compactMap(\.until).filter({ $0 > Date() }).min() {
+            let delay = next.timeIntervalSinceNow + 0.05
+            relevanceTimer = Task { [weak self] in
+                try? await Task.sleep(for: .seconds(delay))
+                guard !Task.isCancelled else { return }
+                await self?.relevanceRanOut()
+            }
+        }
+    }
+
+    private func relevanceRanOut() async {
+        let before = stackOrders
+        await refreshStacks()
+        for (slot, order) in stackOrders where before[slot] != order { broadcastSlot(slot) }
+    }
+
+    func saveLayout() {
+        do {
+            try layoutFile.save(layout)
+        } catch {
+            logger.error("cannot save the layout: \(error)")
+        }
+    }
+
+    // MARK: - Pages and events
+
+    /// The whole page, drawn from what the host knows now (read again from the daemon first when it answers, so a
+    /// widget removed elsewhere is gone).
+    public func page() async -> String {
+        if daemonState == .up {
+            do {
+                try await refresh()
+            } catch {
+                markDown(error.description)
+            }
+        }
+        return HomeMarkup.page(title: settings.title, version: version, daemonDown: downReason,
+                               tapsToCommand: settings.tapCommand != nil, grid: gridHTML())
+    }
+
+    var downReason: String? {
+        switch daemonState {
+        case .down(let reason): return reason
+        case .connecting: return "connecting"
+        case .up: return nil
+        }
+    }
+
+    /// A new listener's stream of events: the daemon's state and the whole grid first, then every change.
+    public func subscribe() -> (id: Int, stream: AsyncStream<String>) {
+        let subscription = events.subscribe()
+        events.send(to: subscription.id, statusEvent())
+        events.send(to: subscription.id, gridEvent())
+        return subscription
+    }
+
+    public func unsubscribe(_ id: Int) {
+        events.unsubscribe(id)
+    }
+
+    func gridHTML() -> String {
+        guard !layout.slots.isEmpty else { return HomeMarkup.emptyGrid() }
+        return layout.slots.map { slotHTML($0) }.joined()
+    }
+
+    func slotHTML(_ slot: HomeLayout.Slot) -> String {
+        HomeMarkup.slot(slotModel(slot), renderer: renderer)
+    }
+
+    func slotModel(_ slot: HomeLayout.Slot) -> HomeMarkup.SlotModel {
+        var order = stackOrders[slot.id].map { ordered in
+            ordered.filter(slot.widgets.contains) + slot.widgets.filter { !ordered.contains($0) }
+        } ?? slot.widgets
+        if let pinned = slot.pinned, let index = order.firstIndex(of: pinned) {
+            order.remove(at: index)
+            order.insert(pinned, at: 0)
+        }
+        let family = slot.widgets.first.flatMap { widgets[$0]?.family }
+        let targets = layout.slots.filter { other in
+            other.id != slot.id && other.widgets.count < HomeLayout.maximumStackSize
+                && other.widgets.first.flatMap { widgets[$0]?.family } == family
+        }.map { other in
+            (id: other.id, label: other.widgets.compactMap { widgets[$0] }.map { kindName($0.kind) }
+                .joined(separator: ", "))
+        }
+        return HomeMarkup.SlotModel(slot: slot, order: order, widgets: widgets, kinds: kinds, stackTargets: targets)
+    }
+
+    func kindName(_ kind: String) -> String {
+        kinds[kind]?.displayName ?? kind
+    }
+
+    func statusEvent() -> String {
+        let payload = StatusPayload(up: daemonState == .up, message: downReason.map(HomeMarkup.banner(for:)))
+        return ServerSentEvent.encode(event: "status", payload)
+    }
+
+    func gridEvent() -> String {
+        ServerSentEvent.encode(event: "grid", GridPayload(version: version, html: gridHTML()))
+    }
+
+    func broadcastStatus() {
+        events.broadcast(statusEvent())
+    }
+
+    func broadcastGrid() {
+        version += 1
+        events.broadcast(gridEvent())
+    }
+
+    func broadcastSlot(_ id: String) {
+        guard let slot = layout.slot(id: id) else { return }
+        version += 1
+        events.broadcast(ServerSentEvent.encode(event: "slot", SlotPayload(version: version, slot: id,
+                                                                            html: slotHTML(slot))))
+    }
+
+    struct StatusPayload: Encodable {
+        var up: Bool
+        var message: String?
+    }
+
+    struct GridPayload: Encodable {
+        var version: Int
+        var html: String
+    }
+
+    struct SlotPayload: Encodable {
+        var version: Int
+        var slot: String
+        var html: String
+    }
+}
