@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-for pkg in libsystemd-dev pkg-config libsqlite3-dev systemd-container; do
+# chromium, chromium-driver and a font: the web home screen's browser tests and the demo's screenshot.
+for pkg in libsystemd-dev pkg-config libsqlite3-dev systemd-container chromium chromium-driver fonts-dejavu-core; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 # Python 3 runs the example providers and the system tests' checks; pytest runs the Python SDK's tests. Debian's own
@@ -27,6 +28,15 @@ fi
 if [ -n "$pip_pytest" ]; then
     echo "setup: installing pytest for $(command -v python3)" >&2
     python3 -m pip install -q pytest
+fi
+
+# Selenium from PyPI for the browser tests, into a folder of the build (the target folder changes no Python
+# installation, so Debian's PEP 668 guard is lifted for it).
+if [ ! -d .build-browser/python/selenium ]; then
+    echo "setup: installing selenium (pip) into .build-browser/python" >&2
+    python3 -m pip install --quiet --disable-pip-version-check --target .build-browser/python "selenium>=4.20,<5" ||
+        python3 -m pip install --quiet --disable-pip-version-check --break-system-packages \
+            --target .build-browser/python "selenium>=4.20,<5"
 fi
 
 export PATH="/opt/swift/usr/bin:$PATH"

@@ -42,7 +42,9 @@ fi
 [ -f "${cases[0]}" ] || { echo "run.sh: no cases found" >&2; exit 1; }
 
 # The container sees the host's files through its overlay, except /tmp, which is its own: bind what lives there.
-binds=()
+# Whatever a case writes elsewhere vanishes with the container, save .build-artifacts (screenshots), bound too.
+mkdir -p "$repo/.build-artifacts"
+binds=(-b "$repo/.build-artifacts")
 case $repo in /tmp/*) binds+=(-b "$repo") ;; esac
 case $build_dir in /tmp/* | /tmp) binds+=(-b "$build_dir") ;; esac
 

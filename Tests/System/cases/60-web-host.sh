@@ -1,0 +1,57 @@
+# The web home screen (issue 32) under a real systemd: widget-host's units verify and are hardened, the host serves
+# the daemon's widgets with its security headers and refuses strangers, and headless Chromium drives it through
+# Tests/Browser (see, gallery, configure, stacks, taps, arrange, daemon down and back, both color schemes).
+step "install; the host's units verify silently"
+start_widget_scheduler "minimum-interval = 300"
+need_program widget-host
+output=$(cd /usr/local/lib/systemd/system && systemd-analyze verify widget-host.service 2>&1)
+expect_eq "$output" "" "systemd-analyze verify of widget-host.service"
+mkdir -p /run/user/0
+output=$(cd /usr/local/lib/systemd/user &&
+    XDG_RUNTIME_DIR=/run/user/0 systemd-analyze verify --user widget-host.service 2>&1)
+expect_eq "$output" "" "systemd-analyze verify --user of the user unit"
+exposure=$(systemd-analyze security --no-pager widget-host.service |
+    sed -nE 's/.*Overall exposure level for [^:]*: ([0-9.]+).*/\1/p')
+report "systemd-analyze security widget-host.service: exposure $exposure"
+awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' || fail "exposure $exposure is above 2.0"
+
+step "the test provider and the example widgets"
+cp Tests/Browser/providers/ticker.py Tests/Browser/providers/ticker.toml /etc/widget-scheduler/providers/
+reload_until_served ticker
+for kind in weather quote system; do widgetctl add --kind "$kind" > /dev/null; done
+
+step "systemctl start widget-host: a dynamic user in the group widget-scheduler"
+systemctl start widget-host.service || { journalctl -u widget-host --no-pager -n 30 >&2; fail "widget-host failed"; }
+http() {  # http METHOD PATH [HEADER...]: prints "STATUS" then the headers and body
+    python3 - "$@" << 'PY'
+import sys, urllib.request, urllib.error
+method, path, *headers = sys.argv[1:]
+body = b"{}" if method == "POST" else None
+request = urllib.request.Request("http://127.0.0.1:8470" + path, method=method, data=body)
+for header in headers:
+    name, value = header.split(": ", 1)
+    request.add_header(name, value)
+try:
+    response = urllib.request.urlopen(request, timeout=30)
+except urllib.error.HTTPError as error:
+    response = error
+print(response.status)
+print(str(response.headers))
+print(response.read().decode())
+PY
+}
+page=$(http GET / "Host: 127.0.0.1:8470")
+expect_eq "$(head -1 <<< "$page")" 200 "GET / from the loopback address"
+grep -q "^Content-Security-Policy: default-src 'none'; script-src 'self'" <<< "$page" || fail "no CSP: $page"
+grep -q '<script src="/assets/home.js" defer></script>' <<< "$page" || fail "the page's script tag"
+expect_eq "$(grep -c '<script' <<< "$page")" 1 "script elements in the page (one, the host's own)"
+expect_eq "$(http GET / "Host: rebound.example:8470" | head -1)" 421 "a page under another host name"
+expect_eq "$(http POST /api/widgets "Host: 127.0.0.1:8470" "Origin: http://evil.example" \
+    "Content-Type: application/json" | head -1)" 403 "a change from another site"
+user=$(ps -o user= -p "$(unit_property widget-host.service MainPID)")
+[ "$user" != root ] || fail "widget-host runs as root"
+report "widget-host runs as $user, groups: $(ps -o supgrp= -p "$(unit_property widget-host.service MainPID)")"
+
+step "the browser tests (headless Chromium)"
+BROWSER_ARTIFACTS=$PWD/.build-artifacts/browser Tests/Browser/run.sh
+report "screenshots: .build-artifacts/browser/home-light.png, home-dark.png"
