@@ -2,7 +2,8 @@
 # The README's demo: set up, build, boot a throw-away systemd (nothing on the host changes), install the build,
 # `systemctl start widget-scheduler`, add the example widgets, and show what a user sees: widgetctl list, a reload
 # with its decision, an app's side (the Swift weather-app example, the Python SDK), a few seconds of widgetctl watch,
-# and journalctl excerpts explained by the catalog.
+# journalctl excerpts explained by the catalog, and the web home screen (widget-host) photographed by headless
+# Chromium: the script prints where the picture is.
 #
 # Needs root and systemd-nspawn (scripts/setup.sh installs it). Without root, it replays a two-day scenario through
 # the scheduler's core instead (widget-scheduler simulate).
@@ -17,7 +18,9 @@ if [ "$(id -u)" != 0 ] || ! command -v systemd-nspawn > /dev/null; then
     exec "$bin/widget-scheduler" simulate examples/scenarios/weather.json
 fi
 
-binds=()
+# The home screen's screenshot is written under .build-artifacts, bound into the container (whose own writes vanish).
+mkdir -p .build-artifacts/demo
+binds=(-b "$PWD/.build-artifacts")
 case $PWD in /tmp/*) binds+=(-b "$PWD") ;; esac
 exec Tests/System/sdbox.sh "${binds[@]}" -- env BUILD_DIR="$bin" bash -c '
     set -euo pipefail
@@ -48,5 +51,13 @@ exec Tests/System/sdbox.sh "${binds[@]}" -- env BUILD_DIR="$bin" bash -c '
     show journalctl -u widget-scheduler --no-pager -x -n 4 MESSAGE_ID=$(message_id requestDecided)
     show journalctl -u widget-scheduler --no-pager -o json-pretty -n 1 WIDGET_KIND=weather \
         --output-fields=MESSAGE,WIDGET_ID,WIDGET_KIND,RELOAD_REASON,DECISION,BECAUSE,NEXT_RELOAD,MESSAGE_ID
-    show systemctl stop widget-scheduler
+    printf "\n== the web home screen: widget-host beside the daemon, photographed by headless Chromium\n"
+    show systemctl start widget-host
+    wait_until 60 "a first run of every widget" all_widgets_have_run
+    picture=$PWD/.build-artifacts/demo/home-screen.png
+    rm -f "$picture"
+    PYTHONPATH=$PWD/.build-browser/python python3 Tests/Browser/screenshot.py http://127.0.0.1:8470/ "$picture"
+    [ -s "$picture" ] || fail "chromium wrote no screenshot"
+    printf "\nThe home screen with the example widgets: %s\n" "$picture"
+    show systemctl stop widget-host widget-scheduler
 ' demo "$PWD"

@@ -112,6 +112,14 @@ install_provider() {
     reload_until_served "$1"
 }
 
+# all_widgets_have_run: succeeds once every widget's first run has ended well (for wait_until). A widget whose
+# timeline starts later shows its placeholder meanwhile.
+all_widgets_have_run() {
+    widgetctl list --json | python3 -c '
+import json, sys
+sys.exit(not all(widget["lastOutcome"] == "success" for widget in json.load(sys.stdin)))'
+}
+
 # json_get EXPRESSION: evaluates a Python expression over the JSON document on stdin, bound to `d`; prints the result
 # (strings bare, everything else as JSON).
 json_get() {
