@@ -17,6 +17,10 @@ if ! command -v python3 > /dev/null; then
 elif ! python3 -m pytest --version > /dev/null 2>&1; then
     if [ "$(command -v python3)" = /usr/bin/python3 ]; then need+=(python3-pytest); else pip_pytest=1; fi
 fi
+# pip installs Selenium for the browser tests below; Debian's python3 comes without it.
+if ! command -v python3 > /dev/null || ! python3 -m pip --version > /dev/null 2>&1; then
+    need+=(python3-pip)
+fi
 if [ ${#need[@]} -gt 0 ]; then
     echo "setup: installing ${need[*]}" >&2
     SUDO=""
@@ -32,11 +36,14 @@ fi
 
 # Selenium from PyPI for the browser tests, into a folder of the build (the target folder changes no Python
 # installation, so Debian's PEP 668 guard is lifted for it).
+# Without PyPI the build and the demo go on (the demo then says it took no picture); the browser tests say what is
+# missing.
 if [ ! -d .build-browser/python/selenium ]; then
     echo "setup: installing selenium (pip) into .build-browser/python" >&2
     python3 -m pip install --quiet --disable-pip-version-check --target .build-browser/python "selenium>=4.20,<5" ||
         python3 -m pip install --quiet --disable-pip-version-check --break-system-packages \
-            --target .build-browser/python "selenium>=4.20,<5"
+            --target .build-browser/python "selenium>=4.20,<5" ||
+        echo "setup: could not install selenium: the browser tests and the demo's screenshot need it" >&2
 fi
 
 export PATH="/opt/swift/usr/bin:$PATH"

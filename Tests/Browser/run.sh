@@ -15,6 +15,9 @@ export BROWSER_ARTIFACTS=${BROWSER_ARTIFACTS:-$repo/.build-artifacts/browser}
 mkdir -p "$BROWSER_ARTIFACTS"
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3
+for needed in /usr/bin/chromium /usr/bin/chromedriver "$repo/.build-browser/python/selenium"; do
+    [ -e "$needed" ] || { echo "run.sh: $needed is missing: run scripts/setup.sh" >&2; exit 1; }
+done
 cd "$here"
 tests=()
 for name in "$@"; do tests+=("home_screen_tests.$name"); done
