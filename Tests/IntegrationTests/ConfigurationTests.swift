@@ -26,6 +26,7 @@ struct ConfigurationTests {
         Case(config: "max-connections-per-user = 0\n", key: "max-connections-per-user"),
         Case(config: "idle-timeout = \"1m\"\n", key: "idle-timeout"),
         Case(config: "buffer-budget = \"lots\"\n", key: "buffer-budget"),
+        Case(config: "options-rate = 0\n", key: "options-rate"),
     ]
 
     @Test("a bad configuration stops the start with exit 1 and an error naming the file and the key",

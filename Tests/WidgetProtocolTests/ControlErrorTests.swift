@@ -18,6 +18,8 @@ import WidgetProtocol
         (.bufferFull(.daemonBudget, limit: 67_108_864),
          "dropped by the daemon: its buffers passed 67108864 bytes (buffer-budget), and this connection held more "
             + "than its share"),
+        (.rateLimited(method: "Options", uid: 1000, perMinute: 30, retryAfter: 0.41),
+         "refused: uid 1000 asked Options for more than 30 provider runs a minute (options-rate); ask again in 0.5 s"),
     ])
     func limitErrorsSayWhichLimitInOneLine(error: ControlError, message: String) {
         #expect(error.message == message)
@@ -30,6 +32,9 @@ import WidgetProtocol
         #expect(ControlError.connectionTimedOut(.idle, seconds: 60).parameters
                 == ["reason": .string("idle"), "seconds": .integer(60)])
         #expect(ControlError.connectionTimedOut(.idle, seconds: 0.5).parameters["seconds"] == .number(0.5))
+        #expect(ControlError.rateLimited(method: "Options", uid: 7, perMinute: 1.5, retryAfter: 2.01).parameters
+                == ["method": .string("Options"), "uid": .integer(7), "perMinute": .number(1.5),
+                    "retryAfter": .number(2.1)])
     }
 
     @Test func aShortNameIsEchoedWhole() {

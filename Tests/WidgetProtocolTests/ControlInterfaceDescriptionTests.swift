@@ -27,7 +27,8 @@ import WidgetProtocol
     @Test(arguments: [
         ControlError.Name.unknownKind, ControlError.Name.unknownWidget, ControlError.Name.unknownKey,
         ControlError.Name.permissionDenied, ControlError.Name.invalidParameter, ControlError.Name.providerFailed,
-        ControlError.Name.invalidMessage, ControlError.Name.tooManyConnections,
+        ControlError.Name.invalidMessage, ControlError.Name.tooManyConnections, ControlError.Name.connectionTimedOut,
+        ControlError.Name.bufferFull, ControlError.Name.rateLimited,
     ])
     func descriptionDeclaresEveryInterfaceError(name: String) {
         let short = String(name.dropFirst(ControlInterface.name.count + 1))

@@ -61,6 +61,9 @@ def test_current_configurations_lists_each_placed_widget(fake_daemon):
      "refused: uid 1000 already has 64 connections to the daemon open (max-connections-per-user)"),
     ("io.widgetscheduler.Scheduler.ConnectionTimedOut", {"reason": "idle", "seconds": 60}, WidgetCenterError,
      "closed by the daemon: no call for 60 s (idle-timeout)"),
+    ("io.widgetscheduler.Scheduler.RateLimited", {"method": "Options", "uid": 1000, "perMinute": 30,
+                                                   "retryAfter": 1.5}, WidgetCenterError,
+     "refused: uid 1000 asked Options for more than 30 provider runs a minute (options-rate); ask again in 1.5 s"),
     ("io.widgetscheduler.Scheduler.BufferFull", {"buffer": "streamBacklog", "limit": 4194304}, WidgetCenterError,
      "dropped by the daemon: more than 4194304 bytes of replies waited unread (watch-backlog-limit)"),
     # An error the SDK has never heard of keeps its name and the daemon's parameters.

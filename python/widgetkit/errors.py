@@ -114,6 +114,9 @@ _MESSAGES = {
         "closed by the daemon: a message stayed incomplete for %s s (message-timeout)" % _text(p, "seconds")
         if p.get("reason") == "incompleteMessage"
         else "closed by the daemon: no call for %s s (idle-timeout)" % _text(p, "seconds")),
+    INTERFACE + ".RateLimited": lambda p: (
+        "refused: uid %s asked %s for more than %s provider runs a minute (options-rate); ask again in %s s" % (
+            _text(p, "uid"), _text(p, "method"), _text(p, "perMinute"), _text(p, "retryAfter"))),
     INTERFACE + ".BufferFull": lambda p: (
         "dropped by the daemon: more than %s bytes of replies waited unread (watch-backlog-limit)" % _text(p, "limit")
         if p.get("buffer") == "streamBacklog"

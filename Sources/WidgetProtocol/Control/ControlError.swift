@@ -23,6 +23,7 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         public static let tooManyConnections = ControlInterface.name + ".TooManyConnections"
         public static let connectionTimedOut = ControlInterface.name + ".ConnectionTimedOut"
         public static let bufferFull = ControlInterface.name + ".BufferFull"
+        public static let rateLimited = ControlInterface.name + ".RateLimited"
         public static let methodNotFound = ControlInterface.service + ".MethodNotFound"
         public static let methodNotImplemented = ControlInterface.service + ".MethodNotImplemented"
         public static let interfaceNotFound = ControlInterface.service + ".InterfaceNotFound"
@@ -124,6 +125,19 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
                      parameters: ["buffer": .string(buffer.rawValue), "limit": .integer(Int64(limit))])
     }
 
+    /// `uid` asked `method` for more provider runs than `perMinute` a minute (`options-rate`); it may ask again in
+    /// `retryAfter` seconds (rounded up to a tenth).
+    public static func rateLimited(method: String, uid: UInt32, perMinute: Double, retryAfter: Double)
+        -> ControlError
+    {
+        let tenths = (retryAfter * 10).rounded(.up) / 10
+        func number(_ value: Double) -> JSONValue { Int64(exactly: value).map(JSONValue.integer) ?? .number(value) }
+        return ControlError(name: Name.rateLimited, parameters: [
+            "method": .string(method), "uid": .integer(Int64(uid)), "perMinute": number(perMinute),
+            "retryAfter": number(tenths),
+        ])
+    }
+
     /// The interface exists but has no method `method`.
     public static func methodNotFound(_ method: String) -> ControlError {
         ControlError(name: Name.methodNotFound, parameters: ["method": .string(echoed(method))])
@@ -191,6 +205,9 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
                 return "closed by the daemon: a message stayed incomplete for \(seconds) (message-timeout)"
             }
             return "closed by the daemon: no call for \(seconds) (idle-timeout)"
+        case Name.rateLimited:
+            return "refused: uid \(text("uid")) asked \(text("method")) for more than \(text("perMinute")) provider "
+                + "runs a minute (options-rate); ask again in \(text("retryAfter")) s"
         case Name.bufferFull:
             if text("buffer") == Buffer.streamBacklog.rawValue {
                 return "dropped by the daemon: more than \(text("limit")) bytes of replies waited unread "

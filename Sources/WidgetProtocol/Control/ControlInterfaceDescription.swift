@@ -170,6 +170,9 @@ extension ControlInterface {
     # Changes parameters and triggers the budget-exempt configuration run.
     method Configure(id: string, parameters: [string]object) -> (decision: Decision)
 
+    # A dynamic parameter's choices are asked of the provider: the run takes a slot like a widget's
+    # (max-concurrent-runs; callers' runs hold at most half), identical questions at once share it, and a uid outside
+    # root and the admin group may start options-rate runs a minute (RateLimited past it).
     method Options(kind: string, parameter: string, search: ?string) -> (
       options: []Option,
       source: (provider, manifest)
@@ -238,6 +241,9 @@ extension ControlInterface {
     # The daemon dropped the connection: its stream's unread replies passed limit bytes (watch-backlog-limit), or the
     # daemon's buffers passed limit bytes (buffer-budget) while it held more than its share.
     error BufferFull (buffer: (streamBacklog, daemonBudget), limit: int)
+    # uid asked method (Options) for more provider runs than perMinute a minute (options-rate); it may ask again in
+    # retryAfter seconds.
+    error RateLimited (method: string, uid: int, perMinute: float, retryAfter: float)
 
     """
 }

@@ -18,6 +18,8 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
     public var coalesceWindow: Double
     /// Kinds in developer mode: their budgeted runs ignore the budget and the floor.
     public var developerKinds: Set<String>
+    /// Provider runs a uid may start a minute by asking `Options` (`ProviderRequests`); runs it joins are free.
+    public var optionsRate: Double
 
     public init(
         minimumInterval: Double = 300,
@@ -28,7 +30,8 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
         quarantineThreshold: Int = 10,
         maxConcurrentRuns: Int = 2,
         coalesceWindow: Double = 1,
-        developerKinds: Set<String> = []
+        developerKinds: Set<String> = [],
+        optionsRate: Double = 30
     ) {
         self.minimumInterval = minimumInterval
         self.dailyBudget = dailyBudget
@@ -39,6 +42,7 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
         self.maxConcurrentRuns = maxConcurrentRuns
         self.coalesceWindow = coalesceWindow
         self.developerKinds = developerKinds
+        self.optionsRate = optionsRate
     }
 
     /// Whether the floor and the budget bind `kind`'s budgeted runs: every kind but those in developer mode.
@@ -68,6 +72,7 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
         check(quarantineThreshold >= 1, "quarantine-threshold must be an integer ≥ 1")
         check(maxConcurrentRuns >= 1, "max-concurrent-runs must be an integer ≥ 1")
         check(coalesceWindow.isFinite && coalesceWindow >= 0, "coalesce-window must be a number of seconds ≥ 0")
+        check(optionsRate.isFinite && optionsRate >= 1, "options-rate must be a number of runs a minute ≥ 1")
         return problems
     }
 }

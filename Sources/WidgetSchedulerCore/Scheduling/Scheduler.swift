@@ -10,7 +10,9 @@ import HeapModule
 /// - budgeted runs (`policy`, `explicit`, `retry`) start at the latest of their due time, the previous start plus
 ///   the minimum interval, the next token and the end of backoff (see `PlannedRun.plan`);
 /// - one run per widget at a time, and at most one pending follow-up: further requests are coalesced;
-/// - at most `maxConcurrentRuns` runs at once; the rest wait, exempt ones first;
+/// - at most `maxConcurrentRuns` runs at once, callers' provider requests (`ProviderRequests`) counted with them but
+///   holding at most half the slots (at least one); the rest wait, exempt runs first, and when callers' requests and
+///   widget runs both wait, free slots go to them in turn;
 /// - failures back off exponentially and quarantine the widget at the threshold; a success resets both;
 /// - the current entry is the newest timeline's latest entry whose date has come, announced at its date.
 public struct Scheduler: Sendable {
@@ -18,6 +20,8 @@ public struct Scheduler: Sendable {
     public private(set) var widgets = DenseTable<WidgetSchedule>()
     /// Runs in flight, across all widgets.
     public private(set) var runningCount = 0
+    /// Provider runs callers asked for (`Options`, an `Add`'s defaults), which share the slots.
+    public private(set) var requests = ProviderRequests()
 
     private var idsByKind: [String: Set<String>] = [:]
     // Sorted ids of a kind and of all widgets with their table positions, kept until a widget is added or removed:
@@ -27,6 +31,8 @@ public struct Scheduler: Sendable {
     private var deadlines = DeadlineQueue()
     private var slotQueue = SlotQueue()
     private var budgetNoticeSent: Set<String> = []
+    /// Whether the last slot that both callers and widget runs waited for went to a caller: the next goes to a widget.
+    private var requestTookLastSlot = false
     private var wallOffset: Double?
 
     /// Clock readings this close are the same instant: float rounding must not delay an entry or re-arm a timer.
@@ -133,6 +139,15 @@ public struct Scheduler: Sendable {
         case .settingsChanged(let newSettings):
             settings = newSettings
             for (position, id) in widgets.keys.enumerated() { reschedule(id, at: position, at: now) }
+        case .providerRequested(let key, let uid, let caller):
+            let slotFree = slotsInUse < settings.maxConcurrentRuns
+                && requests.runningCount < ProviderRequests.slotLimit(ofConcurrentRuns: settings.maxConcurrentRuns)
+            let admission = requests.admit(key, uid: uid, slotFree: slotFree, at: now.monotonic,
+                                           perMinute: settings.optionsRate)
+            actions.append(.providerRequestDecided(caller: caller, key: key, admission: admission))
+            if admission == .start { actions.append(.startProviderRequest(key)) }
+        case .providerRequestFinished(let key):
+            requests.finished(key)
         }
         // Evaluating a widget removes none, so the positions stay valid through the loop.
         for (id, position) in deadlines.popDue(through: now.monotonic + Self.tolerance) {
@@ -289,7 +304,8 @@ public struct Scheduler: Sendable {
            !slotQueue.contains(at: position) {
             let plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
             if plan.at <= now.monotonic + Self.tolerance {
-                if runningCount < settings.maxConcurrentRuns && slotQueue.isEmpty {
+                if slotsInUse < settings.maxConcurrentRuns && slotQueue.isEmpty
+                    && !requests.mayStartNext(ofConcurrentRuns: settings.maxConcurrentRuns) {
                     start(id, at: position, at: now, into: &actions)
                     started = true
                 } else {
@@ -323,17 +339,40 @@ public struct Scheduler: Sendable {
         actions.append(.stateChanged(widget: id))
     }
 
-    /// Starts queued runs while slots are free, exempt reasons first, then in the order they became ready.
+    /// Slots taken: widget runs and callers' provider requests in flight.
+    public var slotsInUse: Int { runningCount + requests.runningCount }
+
+    /// Starts queued runs while slots are free. Callers' requests and widget runs take turns while both wait, so
+    /// neither starves the other; a caller's request goes first when the last such slot went to a widget.
     private mutating func fillSlots(at now: Instant, into actions: inout [SchedulerAction]) {
-        while runningCount < settings.maxConcurrentRuns, let (id, position) = slotQueue.popFirst() {
+        while slotsInUse < settings.maxConcurrentRuns {
+            let requestMayStart = requests.mayStartNext(ofConcurrentRuns: settings.maxConcurrentRuns)
+            if requestMayStart && (!requestTookLastSlot || slotQueue.isEmpty), let key = requests.startNext() {
+                if !slotQueue.isEmpty { requestTookLastSlot = true }
+                actions.append(.startProviderRequest(key))
+            } else if startQueuedRun(at: now, into: &actions) {
+                if requestMayStart { requestTookLastSlot = false }
+            } else if requestMayStart, let key = requests.startNext() {
+                actions.append(.startProviderRequest(key))
+            } else {
+                break
+            }
+        }
+    }
+
+    /// Starts the first queued widget run still ready, exempt reasons first, then in the order they became ready;
+    /// false when none is.
+    private mutating func startQueuedRun(at now: Instant, into actions: inout [SchedulerAction]) -> Bool {
+        while let (id, position) = slotQueue.popFirst() {
             guard widgets[position: position].inFlight == nil,
                   let pending = widgets[position: position].pending else { continue }
             let plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
-            if plan.at <= now.monotonic + Self.tolerance {
-                start(id, at: position, at: now, into: &actions)
-            }
+            let ready = plan.at <= now.monotonic + Self.tolerance
+            if ready { start(id, at: position, at: now, into: &actions) }
             reschedule(id, at: position, at: now)
+            if ready { return true }
         }
+        return false
     }
 
     /// `reschedule(_:at:at:)` for a widget known by its id alone.

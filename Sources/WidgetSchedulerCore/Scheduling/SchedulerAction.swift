@@ -36,4 +36,9 @@ public enum SchedulerAction: Sendable, Hashable {
     case wallClockJumped(delta: Double)
     /// The widget's persisted state changed.
     case stateChanged(widget: String)
+    /// What became of a caller's provider request (`caller` is the event's): it starts, waits, joins a run, or is
+    /// refused.
+    case providerRequestDecided(caller: Int, key: ProviderRequestKey, admission: ProviderRequests.Admission)
+    /// Start the provider for a request now; its end comes back as `.providerRequestFinished`.
+    case startProviderRequest(ProviderRequestKey)
 }

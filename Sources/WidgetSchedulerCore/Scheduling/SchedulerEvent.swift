@@ -24,4 +24,10 @@ public enum SchedulerEvent: Sendable, Hashable {
     case tick
     /// The settings changed (configuration re-read). Budgets keep their tokens, capped at the new burst budget.
     case settingsChanged(SchedulerSettings)
+    /// A caller asks a provider for `key` (`Options`, an `Add`'s defaults): a run in a slot, shared by identical
+    /// requests. `uid` is the caller's, for its rate; nil when the rate does not bind it. `caller` identifies it in
+    /// the decision.
+    case providerRequested(ProviderRequestKey, uid: UInt32?, caller: Int)
+    /// The run for `key` ended (whatever its result): its slot is free.
+    case providerRequestFinished(ProviderRequestKey)
 }

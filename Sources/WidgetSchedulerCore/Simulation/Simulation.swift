@@ -118,7 +118,9 @@ public struct Simulation {
             case .entryChanged(let widget, let entry):
                 report.entries.append(SimulationReport.EntryChange(t: Self.rounded(t), widget: widget,
                                                                    date: RFC3339.string(from: entry.date)))
-            case .backedOff, .quarantined, .budgetExhausted, .wallClockJumped, .stateChanged:
+            // A scenario has no callers asking providers.
+            case .backedOff, .quarantined, .budgetExhausted, .wallClockJumped, .stateChanged,
+                 .providerRequestDecided, .startProviderRequest:
                 break
             }
         }

@@ -13,6 +13,7 @@ import WidgetSchedulerCore
 /// max-concurrent-runs = 2       # default: the number of CPUs
 /// coalesce-window = 1           # seconds a wake-up may be delayed to serve several at once
 /// developer-kinds = ["weather"] # kinds without budget and floor (logged)
+/// options-rate = 30             # provider runs a uid may start a minute through Options
 /// provider-sandbox = true       # providers write only beneath provider-writable-paths (Landlock); read at start
 /// provider-writable-paths = ["/tmp", "/var/tmp", "/dev"]
 /// max-connections = 4096         # control connections at once (kept below the descriptor limit)
@@ -60,7 +61,8 @@ public enum DaemonConfiguration {
     /// Every key the file may have.
     static let knownKeys = [
         "minimum-interval", "daily-budget", "burst-budget", "max-concurrent-runs", "coalesce-window", "developer-kinds",
-        "backoff-initial", "backoff-maximum", "quarantine-threshold", "provider-sandbox", "provider-writable-paths",
+        "backoff-initial", "backoff-maximum", "quarantine-threshold", "options-rate", "provider-sandbox",
+        "provider-writable-paths",
     ] + ControlLimits.keys
 
     /// The provider sandbox settings of the file at `path`; a file that does not exist gives the defaults.
@@ -203,6 +205,7 @@ public enum DaemonConfiguration {
         try number("coalesce-window", \.coalesceWindow)
         try number("backoff-initial", \.backoffInitial)
         try number("backoff-maximum", \.backoffMaximum)
+        try number("options-rate", \.optionsRate)
         try integer("max-concurrent-runs", \.maxConcurrentRuns)
         try integer("quarantine-threshold", \.quarantineThreshold)
         switch fields["developer-kinds"] {

@@ -107,7 +107,10 @@ public final class DaemonControlHandler: ControlHandler {
                                                                               parameters: parameters.parameters)))
         case .options:
             let parameters = try call.parameters(OptionsMethod.self)
-            service.options(kind: parameters.kind, parameter: parameters.parameter, search: parameters.search) {
+            // Root and the admin group are trusted with providers, as with connections; everyone else has a rate.
+            let administrator = ConnectionAdmission.isAdministrator(peer, adminGroupID: authorization.adminGroupID)
+            service.options(kind: parameters.kind, parameter: parameters.parameter, search: parameters.search,
+                            uid: administrator ? nil : peer.uid) {
                 switch $0 {
                 case .success(let reply): call.reply(reply)
                 case .failure(let error): call.fail(error)

@@ -105,7 +105,8 @@ extension WidgetService {
     /// Adds a widget of `kind`. Parameters the caller leaves out are filled from the provider's `defaults` answer,
     /// then from the manifest's defaults (seed 000: never a blank widget); a parameter with no value after that is
     /// an error naming it. The `initial` run follows at once. `completion` gets the new id, later if the provider is
-    /// asked for defaults.
+    /// asked for defaults: that run takes a slot like any other, and identical `Add`s at once share it; no rate binds
+    /// it, the caller having passed `Add`'s authorization.
     public func add(kind: String, family: String?, parameters: [String: JSONValue],
                     completion: @escaping (Result<String, ControlError>) -> Void) {
         let resolved: (manifest: ProviderManifest, kind: WidgetKindManifest, family: String)
@@ -129,7 +130,9 @@ extension WidgetService {
             context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
                                              dataDirectory: manifest.group.map(groupData.directory(of:))))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
-        _ = launcher.launch(invocation) { [weak self] result, _ in
+        let question = "defaults \(JSONValue.string(family).jsonText()) \(JSONValue.object(given).jsonText())"
+        let key = ProviderRequestKey(kind: kind, question: question)
+        askProvider(key, invocation: invocation, uid: nil, refused: { _ in }) { [weak self] result in
             guard let self else { return }
             var configuration = given
             switch result {
@@ -243,8 +246,10 @@ extension WidgetService {
     // MARK: - Options
 
     /// The values `parameter` of `kind` can take: asked of the provider when the manifest says `dynamic`, else the
-    /// manifest's fixed list.
-    public func options(kind: String, parameter: String, search: String?,
+    /// manifest's fixed list. The provider's run takes a slot like a widget run, identical questions at once share
+    /// it, and `uid` (nil for callers the daemon trusts) may start `options-rate` such runs a minute: past it the
+    /// answer is `RateLimited`.
+    public func options(kind: String, parameter: String, search: String?, uid: UInt32?,
                         completion: @escaping (Result<OptionsMethod.Reply, ControlError>) -> Void) {
         guard let manifest = manifests.manifest(forKind: kind), let kindManifest = manifest.widget(kind: kind) else {
             completion(.failure(.unknownKind(kind)))
@@ -268,7 +273,13 @@ extension WidgetService {
             context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
                                              dataDirectory: manifest.group.map(groupData.directory(of:))))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
-        _ = launcher.launch(invocation) { result, _ in
+        let searched = (search.map(JSONValue.string) ?? .null).jsonText()
+        let question = "options \(JSONValue.string(parameter).jsonText()) \(searched)"
+        let perMinute = scheduler.settings.optionsRate
+        askProvider(ProviderRequestKey(kind: kind, question: question), invocation: invocation, uid: uid, refused: {
+            completion(.failure(.rateLimited(method: ControlMethod.options.rawValue, uid: uid ?? 0,
+                                             perMinute: perMinute, retryAfter: $0)))
+        }) { result in
             switch result {
             case .success(.options(let options), _):
                 completion(.success(OptionsMethod.Reply(

@@ -119,5 +119,6 @@ extension WidgetService {
     /// pending in the saved state and run again after the restart, their tokens still spent.
     public func terminateRuns() {
         for handle in running.values { handle.terminate() }
+        terminateProviderRequests()
     }
 }

@@ -44,6 +44,10 @@ public final class WidgetService {
 
     var widgets = DenseTable<ManagedWidget>()
     var running: [String: ProviderRunHandle] = [:]
+    /// Callers' provider requests waiting for the scheduler's decision, by caller, and their runs, by key
+    /// (`WidgetService+ProviderRequests`).
+    var providerRequestCallers: [Int: ProviderRequestCaller] = [:]
+    var providerRequestRuns: [ProviderRequestKey: ProviderRequestRun] = [:]
     var nextRequestID = 0
     var nextWidgetNumber = 1
     /// Events produced while carrying out actions, handled right after (never re-entrantly).
@@ -163,6 +167,7 @@ public final class WidgetService {
         var decisions: [RequestDecision] = []
         // With each widget's position in `widgets`, found once: no widget is removed until the runs are launched.
         var starts: [(id: String, position: Int, reason: RunReason)] = []
+        var requestStarts: [ProviderRequestKey] = []
         // A widget's actions come together (a finished run's state, its entry, its state again): its id is noted
         // for the write once, not hashed into the set for each.
         var persisted: String?
@@ -199,12 +204,17 @@ public final class WidgetService {
                 }
             case .stateChanged(let id):
                 persistOnce(id)
+            case .providerRequestDecided(let caller, let key, let admission):
+                decided(caller: caller, key: key, admission: admission)
+            case .startProviderRequest(let key):
+                requestStarts.append(key)
             case .decided, .backedOff, .quarantined, .budgetExhausted, .wallClockJumped:
                 break
             }
         }
         if !starts.isEmpty { recordSpends(of: starts, at: now) }
         let launched = starts.compactMap { launchRun($0.id, at: $0.position, reason: $0.reason, at: now) }
+        for key in requestStarts { launchProviderRequest(key) }
         if let ending { tell(ending) }
         for action in actions {
             switch action {
@@ -225,7 +235,7 @@ public final class WidgetService {
                                          tokens: scheduler.tokens(of: id, at: now) ?? 0)
             case .wallClockJumped(let delta):
                 reporter.wallClockJumped(by: delta)
-            case .startRun, .stateChanged:
+            case .startRun, .stateChanged, .providerRequestDecided, .startProviderRequest:
                 break
             }
         }
