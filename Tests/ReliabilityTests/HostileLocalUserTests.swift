@@ -329,4 +329,120 @@ struct HostileLocalUserTests {
               + "\(Self.milliseconds(latencies.max() ?? 0)) (\(latencies.count) calls); RSS "
               + "\(Self.megabytes(before.residentMB)), peak \(Self.megabytes(after.peakMB))")
     }
+
+    // MARK: - Options flood
+
+    /// Answers `options` after a second, stamping its start and end (seconds since boot) in `runs.log`; every other
+    /// request gets a timeline, stamped `widget` at its start.
+    static let lookup = """
+        #!/bin/sh
+        IFS= read -r request
+        read uptime idle < /proc/uptime
+        case "$request" in
+        *'"request":"options"'*)
+            echo "start $uptime" >> runs.log
+            sleep 1
+            read uptime idle < /proc/uptime
+            echo "end $uptime" >> runs.log
+            echo '{"options":[{"value":"paris","title":"Paris"}]}' ;;
+        *)
+            echo "widget $uptime" >> runs.log
+            echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{}}],"policy":"never"}' ;;
+        esac
+        """
+
+    /// The provider's stamps in `runs.log`, in order: what it was asked (`start` and `end` of an options run,
+    /// `widget` for the start of a widget's) and when.
+    static func stamps(_ world: ReliabilityWorld) -> [(what: String, time: Double)] {
+        let url = world.providersDirectory.appendingPathComponent("runs.log")
+        let lines = ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n")
+        return lines.compactMap { line in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let time = Double(parts[1]) else { return nil }
+            return (String(parts[0]), time)
+        }
+    }
+
+    /// How many options runs there were, and the most in flight at once, from the provider's own stamps.
+    static func optionRuns(_ stamps: [(what: String, time: Double)]) -> (count: Int, mostAtOnce: Int) {
+        // Ends before starts at the same stamp: /proc/uptime counts hundredths.
+        let changes = stamps.compactMap { stamp -> (time: Double, delta: Int)? in
+            switch stamp.what {
+            case "start": (stamp.time, 1)
+            case "end": (stamp.time, -1)
+            default: nil
+            }
+        }.sorted { $0.time != $1.time ? $0.time < $1.time : $0.delta < $1.delta }
+        var current = 0
+        var most = 0
+        for change in changes {
+            current += change.delta
+            most = max(most, current)
+        }
+        return (changes.filter { $0.delta == 1 }.count, most)
+    }
+
+    @Test("an Options flood holds half the slots, shares questions, is rated per uid, and a widget's run goes first")
+    func optionsFlood() throws {
+        let (world, calm) = try Self.world(config: """
+            max-concurrent-runs = 2
+            options-rate = 4
+            """)
+        try world.addKind("lookup", script: Self.lookup, widgetExtra: """
+              [widget.parameters.city]
+              type = "string"
+              options = "dynamic"
+              default = "paris"
+            """)
+        world.kill(signal: SIGHUP)
+        _ = try eventually("the lookup kind after SIGHUP") { () -> Bool? in
+            "\(try world.connect().call(Method.named("Kinds")))".contains("lookup") ? true : nil
+        }
+        let widget = try world.add("lookup", parameters: ["city": .string("paris")])
+        _ = try eventually("the lookup widget's first entry") {
+            try world.list().first { $0.id == widget }?.currentEntry
+        }
+        let before = try DaemonMemory(pid: world.daemonPID)
+        let probe = StatusProbe(world)
+        let same = try HostileUser(world: world, uid: Self.attacker, mode: ["options", "60", "lookup", "city", "same"])
+        let distinct = try HostileUser(world: world, uid: Self.accomplice,
+                                       mode: ["options", "60", "lookup", "city", "distinct"])
+        // Once the callers' runs have begun (a second each, one at a time), root reloads the widget: its run takes
+        // the slot the callers may not, while their questions still wait.
+        _ = try eventually("the first options run") { Self.stamps(world).contains { $0.what == "start" } ? true : nil }
+        _ = try world.connect().call(Method.reload, ["widgets": .array([.string(widget)]), "foreground": .bool(true)])
+        let sameReady = try same.report("ready")
+        let distinctReady = try distinct.report("ready")
+        let latencies = probe.stop()
+        _ = try same.finish()
+        _ = try distinct.finish()
+        let after = try DaemonMemory(pid: world.daemonPID)
+        let stamps = Self.stamps(world)
+        let runs = Self.optionRuns(stamps)
+        let reloaded = stamps.last { $0.what == "widget" }?.time ?? .infinity
+        let startedAfterReload = stamps.filter { $0.what == "start" && $0.time > reloaded }.count
+        let sameOutcomes = Self.counts(sameReady["outcomes"])
+        let distinctOutcomes = Self.counts(distinctReady["outcomes"])
+        #expect(sameOutcomes == ["options": 60], "60 identical questions all answered: \(sameOutcomes)")
+        #expect(distinctOutcomes == ["options": 4, "RateLimited": 56], "\(distinctOutcomes)")
+        // One run for the 60 identical questions (or two, if the first ended before the last was asked), four for the
+        // other uid's distinct ones, never more than one (half the two slots) at once.
+        #expect(runs.count >= 5 && runs.count <= 6, "option runs: \(runs.count)")
+        #expect(runs.mostAtOnce == 1, "option runs at once: \(runs.mostAtOnce)")
+        #expect(startedAfterReload >= 1, "the widget's run went before queued questions: \(stamps)")
+        #expect(world.isRunning)
+        #expect(!latencies.contains(.infinity), "root is answered throughout")
+        #expect((latencies.max() ?? 0) < 5, "root's slowest Status: \(latencies.max() ?? 0) s")
+        #expect(after.peakMB - before.residentMB < 60, "memory: \(before) -> \(after)")
+        #expect(Set(try world.list().map(\.id)) == [calm, widget], "nothing is lost")
+        let sameAfter = Self.number(sameReady["answered_after"]) ?? 0
+        let distinctAfter = Self.number(distinctReady["answered_after"]) ?? 0
+        print("R8: options flood (max-concurrent-runs 2, options-rate 4, an options run 1 s): 60 identical Options "
+              + "from uid 65534 all answered in " + String(format: "%.1f s", sameAfter) + ", 60 distinct ones from "
+              + "uid 65533: 4 answered, 56 RateLimited (" + String(format: "%.1f s", distinctAfter) + "); "
+              + "\(runs.count) provider runs, at most \(runs.mostAtOnce) at once; root's reload of a widget ran "
+              + "with \(startedAfterReload) options runs still waiting; root Status p50 "
+              + "\(Self.milliseconds(median(latencies))), max \(Self.milliseconds(latencies.max() ?? 0)); RSS "
+              + "\(Self.megabytes(before.residentMB)), peak \(Self.megabytes(after.peakMB))")
+    }
 }

@@ -17,6 +17,8 @@ import WidgetSchedulerTestKit
 ///   connection the daemon closes, seen through POLLRDHUP without reading; at the end it reads what is left.
 /// - `oneway N METHOD`: sends N `oneway` calls of METHOD in one write, then a `GetInfo` whose reply comes once the
 ///   burst is through, and reports how long that took.
+/// - `options N KIND PARAMETER same|distinct`: N `Options` calls at once, each on its own connection, all with the
+///   same search text or each its own, and reports what they got once all are answered.
 final class HostileUser {
     let uid: UInt32
     let mode: [String]
@@ -252,6 +254,25 @@ final class HostileUser {
                     name = received[-1].get("error", "an event").split(".")[-1]
                     last[name] = last.get(name, 0) + 1
             report("done", closed=len(closed), last=last, events_read=events)
+
+        elif mode == "options":
+            count, kind, parameter, searches = int(args[0]), args[1], args[2], args[3]
+            sockets = []
+            for index in range(count):
+                s = connect()
+                search = "same" if searches == "same" else "q%d" % index
+                s.sendall(call("io.widgetscheduler.Scheduler.Options",
+                               parameters={"kind": kind, "parameter": parameter, "search": search}))
+                sockets.append(s)
+            start = time.monotonic()
+            outcomes = {}
+            for s in sockets:
+                reply, ended = read_until_reply_or_end(s, deadline)
+                name = "no reply" if reply is None else reply.get("error", "options").split(".")[-1]
+                outcomes[name] = outcomes.get(name, 0) + 1
+            report("ready", outcomes=outcomes, answered_after=round(time.monotonic() - start, 3))
+            wait_for_stop()
+            report("done")
 
         elif mode == "oneway":
             count, method = int(args[0]), args[1]
