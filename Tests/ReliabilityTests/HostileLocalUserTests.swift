@@ -5,11 +5,12 @@ import WidgetControl
 import WidgetProtocol
 import WidgetSchedulerTestKit
 
-/// R8: a local user, as a stranger, against the real daemon's control socket (mode 0666): connections by the
-/// thousand, messages that never end, streams never read, bursts of `oneway` calls. Each attack comes from uids other
-/// than root (`HostileUser`); each case checks that the daemon stays up, answers root within a generous bound, keeps
-/// its memory under a bound, and loses nothing. Small limits and timeouts come from each world's settings file, so a
-/// case takes seconds. (R8's last part, reading another group's data, comes with issue 29 §6.)
+/// R8: a local user, as a stranger, against the real daemon's control socket (mode 0666): connections by the thousand,
+/// messages that never end, streams never read, calls whose replies are never read, bursts of `oneway` calls, a flood
+/// of `Options` calls that ask providers. Each attack comes from uids other than root (`HostileUser`); each case checks
+/// that the daemon stays up, answers root within a generous bound, keeps its memory under a bound, and loses nothing.
+/// Small limits and timeouts come from each world's settings file, so a case takes seconds. (R8's last part, reading
+/// another group's data, comes with issue 29 §6.)
 @Suite("R8 hostile local user", .serialized)
 struct HostileLocalUserTests {
     static let attacker: UInt32 = 65_534
@@ -125,6 +126,7 @@ struct HostileLocalUserTests {
         #expect(rootAnswered == 20)
         rootConnections.removeAll()
         let rootLatency = try #require(Self.rootStatus(world.socketPath), "root's Status while the socket is full")
+        #expect(rootLatency < 5, "root's Status while the socket is full took \(rootLatency) s")
 
         // A lowered idle-timeout (SIGHUP) takes effect on the connections already idle.
         try "idle-timeout = 1\nmax-connections = 100\nadmin-reserved-connections = 32\n"
@@ -328,6 +330,42 @@ struct HostileLocalUserTests {
               + "a turn); root Status p50 \(Self.milliseconds(median(latencies))), max "
               + "\(Self.milliseconds(latencies.max() ?? 0)) (\(latencies.count) calls); RSS "
               + "\(Self.megabytes(before.residentMB)), peak \(Self.megabytes(after.peakMB))")
+    }
+
+    // MARK: - Callers that never read their replies
+
+    @Test("callers that never read their replies are paused, not buffered, and every call they sent is answered")
+    func callersThatNeverRead() throws {
+        // Long timeouts: the paused connections are kept until the attacker reads, to count its replies.
+        let (world, widget) = try Self.world(config: """
+            idle-timeout = 300
+            message-timeout = 300
+            """)
+        let before = try DaemonMemory(pid: world.daemonPID)
+        let probe = StatusProbe(world)
+        // Each connection may push 8 MB of List calls: replies to all of them would be gigabytes.
+        let attacker = try HostileUser(world: world, uid: Self.attacker, mode: ["unread", "32", "List", "8000000"])
+        let ready = try attacker.report("ready")
+        let latencies = probe.stop()
+        let paused = try DaemonMemory(pid: world.daemonPID)
+        let done = try attacker.finish()
+        let after = try DaemonMemory(pid: world.daemonPID)
+        let calls = Self.number(ready["calls"]) ?? 0
+        let sent = Self.number(ready["sent_bytes"]) ?? 0
+        #expect(ready["stalled"] == .integer(32), "the daemon stopped reading every connection: \(ready)")
+        #expect(Self.number(done["answered"]) == calls, "every call answered once the replies are read: \(done)")
+        #expect(done["short"] == .integer(0) && Self.counts(done["errors"]).isEmpty, "\(done)")
+        #expect(world.isRunning)
+        #expect(!latencies.contains(.infinity), "root is answered throughout")
+        #expect((latencies.max() ?? 0) < 5, "root's slowest Status: \(latencies.max() ?? 0) s")
+        #expect(paused.peakMB - before.residentMB < 100, "memory: \(before) -> \(paused)")
+        #expect(try world.list().map(\.id) == [widget], "nothing is lost")
+        print("R8: callers that never read: 32 connections of uid 65534 with 4 KB receive buffers pushing List calls "
+              + "without reading: all paused after " + String(format: "%.1f MB", sent / 1e6) + " of calls "
+              + "(\(Int(calls)) calls; 256 MB allowed), every one answered once read; root Status p50 "
+              + "\(Self.milliseconds(median(latencies))), max \(Self.milliseconds(latencies.max() ?? 0)) "
+              + "(\(latencies.count) calls); RSS \(Self.megabytes(before.residentMB)), peak while paused "
+              + "\(Self.megabytes(paused.peakMB)), after \(Self.megabytes(after.peakMB))")
     }
 
     // MARK: - Options flood

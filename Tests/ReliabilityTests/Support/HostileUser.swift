@@ -17,6 +17,9 @@ import WidgetSchedulerTestKit
 ///   connection the daemon closes, seen through POLLRDHUP without reading; at the end it reads what is left.
 /// - `oneway N METHOD`: sends N `oneway` calls of METHOD in one write, then a `GetInfo` whose reply comes once the
 ///   burst is through, and reports how long that took.
+/// - `unread N METHOD CAP`: opens N connections (with a small receive buffer) and pushes calls of METHOD into each,
+///   reading nothing, until the daemon stops taking them or CAP bytes went in; reports how many calls went in. At
+///   the end it reads, finishing the call each connection was cut off in, and counts the replies.
 /// - `options N KIND PARAMETER same|distinct`: N `Options` calls at once, each on its own connection, all with the
 ///   same search text or each its own, and reports what they got once all are answered.
 final class HostileUser {
@@ -273,6 +276,72 @@ final class HostileUser {
             report("ready", outcomes=outcomes, answered_after=round(time.monotonic() - start, 3))
             wait_for_stop()
             report("done")
+
+        elif mode == "unread":
+            count, method, cap = int(args[0]), args[1], int(args[2])
+            one = call("io.widgetscheduler.Scheduler." + method, parameters={})
+            sockets = []
+            for _ in range(count):
+                s = connect()
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.setblocking(False)
+                sockets.append(s)
+            # Pushes calls into each connection, reading nothing, until the daemon stops taking them (nothing moves
+            # for 2 s) or cap bytes went in.
+            sent = {s.fileno(): 0 for s in sockets}
+            last_progress = time.monotonic()
+            while time.monotonic() - last_progress < 2:
+                writable = [s for s in sockets if sent[s.fileno()] < cap]
+                if not writable:
+                    break
+                _, ready, _ = select.select([], writable, [], 0.2)
+                for s in ready:
+                    offset = sent[s.fileno()] % len(one)
+                    try:
+                        sent[s.fileno()] += s.send((one * 64)[offset:])
+                        last_progress = time.monotonic()
+                    except BlockingIOError:
+                        pass
+            stalled = sum(1 for s in sockets if sent[s.fileno()] < cap)
+            report("ready", stalled=stalled, sent_bytes=sum(sent.values()),
+                   calls=sum((n + len(one) - 1) // len(one) for n in sent.values()))
+            wait_for_stop()
+            # Now reads, finishing the call each connection was cut off in: every call sent must be answered.
+            answered, errors, short = 0, {}, 0
+            for s in sockets:
+                fd = s.fileno()
+                rest = (len(one) - sent[fd] % len(one)) % len(one)
+                expected = (sent[fd] + rest) // len(one)
+                replies, data = 0, b""
+                until = time.monotonic() + 60
+                while replies < expected and time.monotonic() < until:
+                    readable, writable, _ = select.select([s], [s] if rest else [], [], 0.2)
+                    if writable:
+                        try:
+                            rest -= s.send(one[len(one) - rest:])
+                        except BlockingIOError:
+                            pass
+                    if readable:
+                        try:
+                            chunk = s.recv(1 << 20)
+                        except BlockingIOError:
+                            continue
+                        if not chunk:
+                            break
+                        data += chunk
+                        end = data.rfind(b"\0")
+                        if end < 0:
+                            continue
+                        complete, data = data[:end + 1], data[end + 1:]
+                        for m in messages(complete):
+                            replies += 1
+                            if "error" in m:
+                                name = m["error"].split(".")[-1]
+                                errors[name] = errors.get(name, 0) + 1
+                answered += replies
+                if replies < expected:
+                    short += 1
+            report("done", answered=answered, errors=errors, short=short)
 
         elif mode == "oneway":
             count, method = int(args[0]), args[1]
