@@ -298,9 +298,11 @@ struct HostileLocalUserTests {
         try world.writeProvider(manifest, to: "many.toml")
         world.kill(signal: SIGHUP)
         // One Kinds call of 10 000 kinds: what each call of the burst would cost the loop if it were dispatched.
-        let kindsCost = try eventually("the 10 000 kinds after SIGHUP", timeout: 60) { () -> Double? in
+        // It takes seconds in a debug build, and far longer inside the whole run on a loaded machine: the bound is
+        // for a daemon that never answers, not a measure.
+        let kindsCost = try eventually("the 10 000 kinds after SIGHUP", timeout: 300) { () -> Double? in
             let start = bootSeconds()
-            let reply = try world.connect().call(Method.named("Kinds"), timeout: 60)
+            let reply = try world.connect().call(Method.named("Kinds"), timeout: 300)
             guard case .array(let listed)? = reply["kinds"], listed.count > kinds else { return nil }
             return bootSeconds() - start
         }
