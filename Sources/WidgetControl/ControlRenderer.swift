@@ -35,7 +35,7 @@ public struct ControlRenderer: Sendable {
         let table = TextTable(headers: ["NEXT", "LEFT", "LAST", "PASSED", "WIDGET", "KIND", "STATE"], rows: rows)
         let lines = table.render(palette: palette) { _, column, cell in column == 6 ? stateColour(cell) : cell }
         let count = widgets.count
-        return lines + ["", "\(count) \(count == 1 ? "widget" : "widgets") listed."]
+        return lines + ["", "\(Counted.phrase(count, "widget")) listed."]
     }
 
     private func stateColour(_ state: String) -> String {
@@ -188,7 +188,7 @@ public struct ControlRenderer: Sendable {
     public func options(_ reply: OptionsMethod.Reply) -> [String] {
         let rows = reply.options.map { [$0.value.stringValue ?? $0.value.jsonText(), $0.title ?? ""] }
         return TextTable(headers: ["VALUE", "TITLE"], rows: rows).render(palette: palette)
-            + ["", "\(reply.options.count) options from the \(reply.source.rawValue)."]
+            + ["", "\(Counted.phrase(reply.options.count, "option")) from the \(reply.source.rawValue)."]
     }
 
     // MARK: - data

@@ -56,7 +56,7 @@ struct ScenarioDecoderTests {
         Row(path: ["responses", "weather", "0", "entries"], value: "[0, \"x\"]",
             error: "responses.weather[0].entries[1]: expected a number, found the string \"x\""),
         Row(path: ["responses", "weather", "0", "relevance"], value: "[1]",
-            error: "responses.weather[0].relevance: has 1 scores for 2 entries"),
+            error: "responses.weather[0].relevance: has 1 score for 2 entries"),
         Row(path: ["responses", "weather"], value: "[{\"fail\": \"melt\"}]",
             error: "responses.weather[0].fail: expected \"crash\", \"timeout\" or \"invalid\", found \"melt\""),
         Row(path: ["responses", "weather"], value: "[]", error: "responses.weather: needs at least one response"),

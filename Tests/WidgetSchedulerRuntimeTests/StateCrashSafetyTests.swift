@@ -131,7 +131,7 @@ struct StateCrashSafetyTests {
         #expect(state.meta[RunStartJournal.appliedKey] == "2")
         let report = try #require(restarted.runStartRecovery)
         #expect(report.contains(StateStore.fileName + StateStore.runStartJournalSuffix), "\(report)")
-        #expect(report.contains("2 run start(s) of 1 widget(s)"), "\(report)")
+        #expect(report.contains("2 run starts of 1 widget"), "\(report)")
         // Recovery folded the records into the database: a second kill and restart sees the same.
         let again = try StateStore(directory: try Self.snapshotAsIfKilled(restarted.path.deletingLastComponent))
         #expect(try again.loadAll().widgets.first?.schedule == Self.schedule("w1", "spent"))
@@ -175,7 +175,7 @@ struct StateCrashSafetyTests {
         #expect(size < whole)
         let report = try #require(restarted.runStartRecovery)
         #expect(report.contains(path) && report.contains("were dropped"), "\(report)")
-        #expect(report.contains("1 run start(s) of 1 widget(s)"), "\(report)")
+        #expect(report.contains("1 run start of 1 widget"), "\(report)")
         withExtendedLifetime(store) {}
     }
 

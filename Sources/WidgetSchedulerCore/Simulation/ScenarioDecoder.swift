@@ -121,8 +121,9 @@ public enum ScenarioDecoder {
         if let raw = fields["relevance"] {
             let list = try array(raw, "\(path).relevance")
             guard list.count == entries.count else {
-                throw ScenarioError(path: "\(path).relevance", message: "has \(list.count) scores for "
-                                    + "\(entries.count) entries")
+                let scores = Counted.phrase(list.count, "score")
+                let entryCount = Counted.phrase(entries.count, "entry", plural: "entries")
+                throw ScenarioError(path: "\(path).relevance", message: "has \(scores) for \(entryCount)")
             }
             relevance = try list.enumerated().map { index, item in
                 item is NSNull ? nil : try number(item, "\(path).relevance[\(index)]")

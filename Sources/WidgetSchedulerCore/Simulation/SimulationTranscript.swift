@@ -35,7 +35,7 @@ public enum SimulationTranscript {
         let settings = scenario.settings
         var out = "Simulating \(clock(scenario.duration)) from \(Simulation.format(scenario.start)): "
         out += "minimum interval \(number(settings.minimumInterval)) s, \(number(settings.dailyBudget)) reloads/day, "
-        out += "burst \(number(settings.burstBudget)), \(scenario.widgets.count) widget(s)\n\n"
+        out += "burst \(number(settings.burstBudget)), \(Counted.phrase(scenario.widgets.count, "widget"))\n\n"
         out += "  elapsed     wall clock            event\n"
         for line in lines {
             let wall = Simulation.format(wallClock(at: line.t, in: scenario))
@@ -50,7 +50,8 @@ public enum SimulationTranscript {
             let failures = runs.filter { $0.outcome == "failure" }.count
             let next = widget.nextReload.map { "next reload at \(clock($0)) (\(widget.reason ?? "?"))" }
                 ?? "no reload planned"
-            out += "  \(widget.id): \(widget.state), \(runs.count) run(s) [\(reasons)], \(failures) failed, "
+            out += "  \(widget.id): \(widget.state), \(Counted.phrase(runs.count, "run")) [\(reasons)], "
+            out += "\(failures) failed, "
             out += "\(number(widget.tokens)) token(s) left, \(next)\n"
         }
         return out

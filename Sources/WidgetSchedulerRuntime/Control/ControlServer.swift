@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import SystemdKit
 import WidgetProtocol
+import WidgetSchedulerCore
 
 /// The Varlink server of the control socket, driven by the daemon's sd-event loop. No threads, no async.
 ///
@@ -329,7 +330,8 @@ public final class ControlServer: ControlConnectionDelegate {
 
     /// Out of descriptors: stop accepting until a connection closes, or a second passes.
     private func pauseAccepting() {
-        logger.error("control socket: out of descriptors (\(clients.count) connections); accepting again in 1 s")
+        let open = Counted.phrase(clients.count, "connection")
+        logger.error("control socket: out of descriptors (\(open)); accepting again in 1 s")
         try? listenSource?.setEnabled(.off)
         retryTimer = try? loop.addTimer(after: 1_000_000, accuracy: 100_000) { [unowned self] in resumeAccepting() }
     }

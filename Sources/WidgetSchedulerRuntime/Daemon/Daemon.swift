@@ -315,7 +315,8 @@ public final class Daemon {
         guard !stopping else { return }
         stopping = true
         _ = try? notifier.stopping(status: "stopping")
-        logger.notice("stopping: \(service.running.count) run(s) in flight are ended",
+        let running = service.running.count
+        logger.notice("stopping: \(Counted.phrase(running, "run")) in flight \(running == 1 ? "is" : "are") ended",
                       metadata: [JournalField.messageID: JournalMessageID.stopping.metadataValue])
         service.terminateRuns()
         // A run ended while its spawn was still queued has its child killed when the spawn is done: wait for that

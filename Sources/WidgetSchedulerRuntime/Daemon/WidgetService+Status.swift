@@ -6,7 +6,7 @@ import WidgetSchedulerCore
 extension WidgetService {
     /// "12 widgets, 1 running, next reload weather/w3 in 4min 3s" (`TimeSpan`); a run due already is "now".
     public func statusLine(at now: Instant) -> String {
-        var text = "\(widgets.count) widget\(widgets.count == 1 ? "" : "s"), \(scheduler.runningCount) running"
+        var text = "\(Counted.phrase(widgets.count, "widget")), \(scheduler.runningCount) running"
         if let (id, plan) = nextPlannedRun(at: now), let kind = widgets[id]?.kind {
             text += ", next reload \(kind)/\(id) \(TimeSpan.relative(max(0, plan.at - now.monotonic)))"
         }

@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSchedulerCore
 
 /// Reads what `CompactWriter` wrote. Every read checks the remaining length: a short or damaged blob throws
 /// `CompactReader.Malformed` naming the offset, never reads out of bounds.
@@ -21,7 +22,7 @@ struct CompactReader {
 
     private mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
         guard count >= 0, bytes.count - offset >= count else {
-            throw Malformed(offset: offset, reason: "blob ends before \(count) more byte(s)")
+            throw Malformed(offset: offset, reason: "blob ends before \(Counted.phrase(count, "more byte"))")
         }
         defer { offset += count }
         return bytes[offset..<offset + count]

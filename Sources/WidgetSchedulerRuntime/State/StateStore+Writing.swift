@@ -1,4 +1,5 @@
 import Foundation
+import WidgetSchedulerCore
 import GRDB
 
 extension StateStore {
@@ -100,7 +101,8 @@ extension StateStore {
             return present.count
         }
         runStartJournal.covered(upTo: last)
-        let folded = "\(runStartJournal.path): \(pending.count) run start(s) of \(restored) widget(s), journaled but "
+        let folded = "\(runStartJournal.path): \(Counted.phrase(pending.count, "run start")) of "
+            + "\(Counted.phrase(restored, "widget")), journaled but "
             + "not committed when the daemon last stopped, were restored (their tokens stay spent)"
         runStartRecovery = runStartRecovery.map { $0 + "; " + folded } ?? folded
     }
