@@ -62,4 +62,49 @@ struct RelevanceTests {
         #expect(order[0].explanation.contains("100% of its own maximum"))
         #expect(order[2].explanation.contains("not relevant"))
     }
+
+    struct ScaleRow: Sendable, CustomTestStringConvertible {
+        var name: String
+        var at: Double
+        var earlierMaximum: Double
+        var normalized: Double
+        var testDescription: String { name }
+    }
+
+    // Entries: 0 → score 5; 1 000 → score 500; 2 000 → score 50 (each until the next).
+    static let rising = timeline([(0, 5, 0), (1_000, 500, 0), (2_000, 50, 0)])
+
+    @Test("a score is scaled to the widget's greatest past score, never a future entry's", arguments: [
+        ScaleRow(name: "the future 500 does not count yet", at: 0, earlierMaximum: 0, normalized: 1),
+        ScaleRow(name: "an earlier timeline's past maximum counts", at: 0, earlierMaximum: 10, normalized: 0.5),
+        ScaleRow(name: "the peak is 1 once its date has come", at: 1_000, earlierMaximum: 0, normalized: 1),
+        ScaleRow(name: "a past peak of this timeline scales later scores", at: 2_000, earlierMaximum: 0,
+                 normalized: 0.1),
+    ])
+    func scale(_ row: ScaleRow) {
+        let relevance = Relevance.current(in: Self.rising, at: Self.t0.addingTimeInterval(row.at),
+                                          maxScore: row.earlierMaximum)
+        #expect(relevance?.normalized == row.normalized)
+    }
+
+    @Test func aNewTimelinesFutureScoresDoNotRaiseTheWidgetsMaximum() {
+        var harness = SchedulerHarness()
+        harness.at(0, .widgetAdded(id: "w", kind: "k"))
+        let start = harness.wall(1)
+        let entries = [TimelineEntry(date: start, relevance: TimelineEntryRelevance(score: 5)),
+                       TimelineEntry(date: start.addingTimeInterval(3_600),
+                                     relevance: TimelineEntryRelevance(score: 500))]
+        harness.at(1, .runFinished(id: "w", outcome: .success(Timeline(entries: entries, policy: .never))))
+        #expect(harness.scheduler.widgets["w"]?.maxRelevanceScore == 0)
+        let stack = RelevanceStack.order([harness.scheduler.widgets["w"]!], at: start)
+        #expect(stack.first?.relevance?.normalized == 1)
+        // A later timeline replaces the first an hour on: the 500 that came to pass stays the widget's maximum.
+        harness.at(3_601, .reloadRequested(.all, foreground: true, request: 1))
+        harness.at(3_602, .runFinished(id: "w", outcome: .success(Timeline(entries: [
+            TimelineEntry(date: harness.wall(3_602), relevance: TimelineEntryRelevance(score: 50)),
+        ], policy: .never))))
+        #expect(harness.scheduler.widgets["w"]?.maxRelevanceScore == 500)
+        let later = RelevanceStack.order([harness.scheduler.widgets["w"]!], at: harness.wall(3_602))
+        #expect(later.first?.relevance?.normalized == 0.1)
+    }
 }

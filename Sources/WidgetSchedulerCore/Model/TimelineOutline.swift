@@ -58,6 +58,15 @@ public struct TimelineOutline: Sendable, Hashable, Codable {
         return low == 0 ? nil : low - 1
     }
 
+    /// The greatest relevance score among the entries dated ≤ `date`, or 0 when none carries one: the part of the
+    /// timeline that is the widget's past.
+    public func greatestPastScore(at date: Date) -> Double {
+        guard !relevances.isEmpty, let last = currentEntryIndex(at: date) else { return 0 }
+        var greatest = 0.0
+        for case let relevance? in relevances[...last] { greatest = max(greatest, relevance.score) }
+        return greatest
+    }
+
     /// The date of the first entry strictly after `date`, if any: when the current entry next changes.
     public func nextEntryDate(after date: Date) -> Date? {
         let next = (currentEntryIndex(at: date) ?? -1) + 1

@@ -4,7 +4,8 @@ import Foundation
 public struct Relevance: Sendable, Hashable {
     /// The provider's score, on the widget's own scale.
     public var score: Double
-    /// `score` divided by the widget's greatest past score: comparable across widgets, 1 at the widget's peak.
+    /// `score` divided by the widget's greatest past score (entries dated ≤ now, of this timeline and earlier ones;
+    /// never a future entry's): comparable across widgets, 1 at the widget's peak so far.
     public var normalized: Double
     /// The date of the entry that gave the score.
     public var since: Date
@@ -18,7 +19,9 @@ public struct Relevance: Sendable, Hashable {
     /// The widget's relevance at `date` under WidgetKit's rule, or nil when no relevance holds then.
     ///
     /// The score is that of the newest entry with a relevance whose date ≤ `date`. It holds for `duration` seconds
-    /// after the entry's date, or, when the duration is 0, until the next entry that carries a relevance.
+    /// after the entry's date, or, when the duration is 0, until the next entry that carries a relevance. `maxScore` is
+    /// the greatest score of the widget's earlier timelines' past entries; this timeline's entries dated ≤ `date` join
+    /// it, its later ones do not (WidgetKit compares a score "only with that widget's past scores").
     public static func current(in timeline: TimelineOutline?, at date: Date, maxScore: Double) -> Relevance? {
         guard let timeline else { return nil }
         let dates = timeline.dates
@@ -41,7 +44,7 @@ public struct Relevance: Sendable, Hashable {
             until = next.map { dates[$0] }
         }
         if let until, until <= date { return nil }
-        let scale = max(maxScore, relevance.score)
+        let scale = max(maxScore, timeline.greatestPastScore(at: date))
         let normalized = scale > 0 ? max(0, relevance.score) / scale : 0
         return Relevance(score: relevance.score, normalized: normalized, since: since, until: until)
     }

@@ -238,10 +238,10 @@ public struct Scheduler: Sendable {
                 schedule.backoffUntil = nil
                 schedule.quarantined = false
                 let outline = TimelineOutline(timeline)
+                // The replaced timeline's past scores are the widget's past; the new one's join as their dates come.
+                let pastScore = schedule.timeline?.greatestPastScore(at: now.wall) ?? 0
+                schedule.maxRelevanceScore = max(schedule.maxRelevanceScore, pastScore)
                 schedule.timeline = outline
-                for case let score? in outline.relevances.map({ $0?.score }) {
-                    schedule.maxRelevanceScore = max(schedule.maxRelevanceScore, score)
-                }
                 // An entry of the new timeline that is current already replaces the shown one even when its date
                 // and relevance equal it: its content is new. Otherwise the old entry stays until the new first date.
                 if outline.currentEntryIndex(at: now.wall.addingTimeInterval(Self.tolerance)) != nil {

@@ -26,7 +26,8 @@ public struct WidgetSchedule: Sendable, Hashable, Codable {
     public var timeline: TimelineOutline?
     /// The entry hosts should show now; it may belong to an older timeline until the new one's first date.
     public var currentEntry: TimelineOutline.Entry?
-    /// The greatest relevance score this widget ever gave, for normalising its current score.
+    /// The greatest relevance score of this widget's entries whose dates have come, for normalising its current score.
+    /// A future entry's score counts only once its date comes (`Relevance.current` adds the current timeline's).
     public var maxRelevanceScore: Double
 
     public init(id: String, kind: String, budget: RefreshBudget) {
