@@ -4,6 +4,8 @@ import WidgetSchedulerRuntime
 public final class FakeWakeupTimer: WakeupTimer {
     /// The monotonic second it is armed for; nil when disarmed.
     public private(set) var armedAt: Double?
+    /// How late it was allowed to fire, in seconds.
+    public private(set) var accuracy: Double = 0
     /// How many times it was armed or disarmed.
     public private(set) var armCount = 0
 
@@ -11,6 +13,7 @@ public final class FakeWakeupTimer: WakeupTimer {
 
     public func arm(at: Double?, accuracy: Double) {
         armedAt = at
+        self.accuracy = accuracy
         armCount += 1
     }
 }

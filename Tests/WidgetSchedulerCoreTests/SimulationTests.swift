@@ -79,4 +79,37 @@ struct SimulationTests {
                 """)
         }
     }
+
+    /// Widgets added at fractional instants that reload 600 s after each run: their policy runs fall due within
+    /// a few seconds of one another.
+    static func staggered(window: Double) -> String {
+        """
+        { "start": "2026-01-05T08:00:00Z", "duration": 1000,
+          "settings": { "coalesceWindow": \(window), "maxConcurrentRuns": 8 },
+          "widgets": [ { "id": "a", "kind": "k", "addedAt": 0.7 }, { "id": "b", "kind": "k", "addedAt": 1.2 },
+                       { "id": "c", "kind": "k", "addedAt": 2 }, { "id": "d", "kind": "k", "addedAt": 3.4 } ],
+          "responses": { "k": [ { "entries": [0], "policy": { "after": 600 } } ] } }
+        """
+    }
+
+    @Test func aCoalesceWindowServesRunsDueCloseTogetherWithFewerWakeUps() throws {
+        let exact = try Self.run(Self.staggered(window: 0)).runs.filter { $0.reason == "policy" }
+        let windowed = try Self.run(Self.staggered(window: 5)).runs.filter { $0.reason == "policy" }
+        #expect(exact.map(\.t) == [600.7, 601.2, 602, 603.4])
+        #expect(windowed.map(\.t) == [605, 605, 605, 605], "one wake-up at the end of the 5 s slot")
+        #expect(Set(windowed.map(\.t)).count < Set(exact.map(\.t)).count)
+        for (due, run) in zip(exact, windowed) {
+            #expect(run.t >= due.t && run.t - due.t <= 5, "never before it is due, at most the window after")
+        }
+    }
+
+    @Test func aCoalesceWindowDelaysNoEntryChange() throws {
+        let report = try Self.run("""
+            { "start": "2026-01-05T08:00:00Z", "duration": 100,
+              "settings": { "coalesceWindow": 30 },
+              "widgets": [ { "id": "w", "kind": "k", "addedAt": 0.5 } ],
+              "responses": { "k": [ { "entries": [0, 10.25, 20.5], "policy": "never" } ] } }
+            """)
+        #expect(report.entries.map(\.t) == [0.5, 10.75, 21])
+    }
 }

@@ -84,6 +84,24 @@ struct WidgetServiceTests {
         #expect(harness.service.list().isEmpty)
     }
 
+    @Test func aRunWakeUpMayComeWithinItsCoalesceWindowAnEntryChangeMayNot() throws {
+        let harness = try WidgetServiceHarness(settings: SchedulerSettings(maxConcurrentRuns: 4, coalesceWindow: 5))
+        _ = try harness.addWidget()
+        harness.clock.clock.advance(to: 0.5)
+        // Reload due 600.5 s after the run's start (0): served at the end of its 5 s slot, 605, and sd-event may
+        // move that wake-up until 605.5, the window's end for the run due at 600.5.
+        harness.launcher.launches[0].succeed(Timeline(entries: [TimelineEntry(date: harness.clock.now().wall)],
+                                                      policy: .after(harness.clock.now().wall.addingTimeInterval(600))))
+        #expect(harness.timer.armedAt == 605)
+        #expect(abs(harness.timer.accuracy - 0.5) < 1e-6)
+        // An entry at 603 comes first, exactly.
+        _ = try harness.service.reload(.kind("clock"), foreground: true)
+        harness.launcher.launches[1].succeed(harness.timeline([0, 602.5], policy: .after(
+            harness.clock.now().wall.addingTimeInterval(600))))
+        #expect(harness.timer.armedAt == 603)
+        #expect(harness.timer.accuracy == 0)
+    }
+
     @Test func aReloadInsideTheFloorIsDeferredAndTheTimerArmedForIt() throws {
         let harness = try WidgetServiceHarness()
         let id = try harness.addWidget()

@@ -13,6 +13,8 @@ import HeapModule
 /// - at most `maxConcurrentRuns` runs at once, callers' provider requests (`ProviderRequests`) counted with them but
 ///   holding at most half the slots (at least one); the rest wait, exempt runs first, and when callers' requests and
 ///   widget runs both wait, free slots go to them in turn;
+/// - a run planned for later wakes the daemon at the end of its coalesce-window slot, so runs due close together
+///   share one wake-up (`CoalesceWindow`); entry changes are never delayed;
 /// - failures back off exponentially and quarantine the widget at the threshold; a success resets both;
 /// - the current entry is the newest timeline's latest entry whose date has come, announced at its date.
 public struct Scheduler: Sendable {
@@ -28,7 +30,10 @@ public struct Scheduler: Sendable {
     // a request for a kind of 10 000 widgets would otherwise sort them, and hash every id, every time.
     private var sortedIDsByKind: [String: Members] = [:]
     private var sortedIDs: Members?
-    private var deadlines = DeadlineQueue()
+    // Entry changes are due at their dates exactly; runs are served at their coalesce-window slot's end. Apart, so
+    // each is popped by its own rule and the wake-up knows how far sd-event may move it.
+    private var entryDeadlines = DeadlineQueue()
+    private var runDeadlines = DeadlineQueue()
     private var slotQueue = SlotQueue()
     private var budgetNoticeSent: Set<String> = []
     /// Whether the last slot that both callers and widget runs waited for went to a caller: the next goes to a widget.
@@ -62,13 +67,20 @@ public struct Scheduler: Sendable {
     /// The kinds of the scheduled widgets.
     public var kinds: Set<String> { Set(idsByKind.keys) }
 
-    /// The widget's pending run and when it will start; nil when none is pending (or it is quarantined).
+    /// The widget's pending run and when it will start; nil when none is pending (or it is quarantined). A run held
+    /// by the floor, the budget or backoff starts at the end of its coalesce-window slot; one waiting for a run slot
+    /// has `at` now (it starts as soon as a slot frees) and `because` `.concurrency`.
     public func plannedRun(for id: String, at now: Instant) -> PlannedRun? {
-        guard let position = widgets.position(forKey: id), let pending = widgets[position: position].pending else {
-            return nil
-        }
+        guard let position = widgets.position(forKey: id) else { return nil }
+        return plannedRun(at: position, at: now)
+    }
+
+    private func plannedRun(at position: Int, at now: Instant) -> PlannedRun? {
+        guard let pending = widgets[position: position].pending else { return nil }
         var plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
-        if widgets[position: position].inFlight != nil, plan.at <= now.monotonic + Self.tolerance {
+        if plan.at > now.monotonic + Self.tolerance {
+            plan.at = window.wakeup(forDue: plan.at)
+        } else if widgets[position: position].inFlight != nil {
             plan.at = now.monotonic
         }
         if slotQueue.contains(at: position) {
@@ -77,6 +89,8 @@ public struct Scheduler: Sendable {
         return plan
     }
 
+    private var window: CoalesceWindow { CoalesceWindow(seconds: settings.coalesceWindow, tolerance: Self.tolerance) }
+
     /// Tokens the widget has at `now`.
     public func tokens(of id: String, at now: Instant) -> Double? {
         widgets[id]?.budget.available(at: now.monotonic, settings: settings)
@@ -84,7 +98,22 @@ public struct Scheduler: Sendable {
 
     /// The monotonic instant the scheduler next needs `handle(.tick, at:)`, or nil when nothing is ever due.
     public mutating func nextWakeup() -> Double? {
-        deadlines.earliest()
+        wakeup()?.at
+    }
+
+    /// The next wake-up: when the scheduler needs `handle(.tick, at:)`, and how much later it may come without
+    /// serving a run later than its coalesce window allows or an entry change after its date. The daemon hands both
+    /// to sd-event, which may align the wake-up with other services' within that accuracy; the simulation wakes at
+    /// `at`. Nil when nothing is ever due.
+    public mutating func wakeup() -> Wakeup? {
+        let entry = entryDeadlines.earliest()
+        guard let due = runDeadlines.earliest() else { return entry.map { Wakeup(at: $0, accuracy: 0) } }
+        let at = window.wakeup(forDue: due)
+        if let entry, entry <= at { return Wakeup(at: entry, accuracy: 0) }
+        // Every run this wake-up serves is due at `due` or later, so each may wait until `due` plus the window.
+        var latest = due + window.seconds
+        if let entry { latest = min(latest, entry) }
+        return Wakeup(at: at, accuracy: max(0, latest - at))
     }
 
     // MARK: - Restoring
@@ -92,7 +121,8 @@ public struct Scheduler: Sendable {
     /// Makes room for `count` widgets at once, before restoring that many: the table never grows by copying.
     public mutating func reserveCapacity(_ count: Int) {
         widgets.reserveCapacity(count)
-        deadlines.reserveCapacity(count)
+        entryDeadlines.reserveCapacity(count)
+        runDeadlines.reserveCapacity(count)
         slotQueue.reserveCapacity(count)
     }
 
@@ -149,8 +179,12 @@ public struct Scheduler: Sendable {
         case .providerRequestFinished(let key):
             requests.finished(key)
         }
-        // Evaluating a widget removes none, so the positions stay valid through the loop.
-        for (id, position) in deadlines.popDue(through: now.monotonic + Self.tolerance) {
+        // Evaluating a widget removes none, so the positions stay valid through the loops. A widget whose entry
+        // change starts its run too leaves the run queue in that evaluation, so none is evaluated twice for one cause.
+        for (id, position) in entryDeadlines.popDue(through: now.monotonic + Self.tolerance) {
+            evaluate(id, at: position, at: now, into: &actions)
+        }
+        for (id, position) in runDeadlines.popDue(through: window.servedThrough(now.monotonic)) {
             evaluate(id, at: position, at: now, into: &actions)
         }
         fillSlots(at: now, into: &actions)
@@ -178,7 +212,8 @@ public struct Scheduler: Sendable {
         // The table moved its last widget, of any kind, into the gap: every cached position may be stale.
         sortedIDsByKind.removeAll()
         sortedIDs = nil
-        deadlines.removeWidget(at: removal.position, movedWidget: removal.movedKey)
+        entryDeadlines.removeWidget(at: removal.position, movedWidget: removal.movedKey)
+        runDeadlines.removeWidget(at: removal.position, movedWidget: removal.movedKey)
         slotQueue.removeWidget(at: removal.position, movedWidget: removal.movedKey)
         budgetNoticeSent.remove(id)
     }
@@ -313,7 +348,7 @@ public struct Scheduler: Sendable {
                 }
             } else if plan.because == .budget, !budgetNoticeSent.contains(id) {
                 budgetNoticeSent.insert(id)
-                actions.append(.budgetExhausted(widget: id, until: plan.at))
+                actions.append(.budgetExhausted(widget: id, until: window.wakeup(forDue: plan.at)))
             }
         }
         reschedule(id, at: position, at: now)
@@ -381,20 +416,21 @@ public struct Scheduler: Sendable {
         reschedule(id, at: position, at: now)
     }
 
-    /// The next deadline of the widget at `position`: its next entry date, or its pending run's start, whichever is
-    /// first.
+    /// The next deadlines of the widget at `position`: its next entry date, and its pending run's start (due time,
+    /// before the coalesce window).
     private mutating func reschedule(_ id: String, at position: Int, at now: Instant) {
-        var next: Double?
+        var entry: Double?
         let probe = now.wall.addingTimeInterval(Self.tolerance)
         if let date = widgets[position: position].timeline?.nextEntryDate(after: probe) {
-            next = now.monotonic(at: date)
+            entry = now.monotonic(at: date)
         }
+        entryDeadlines.set(id, at: position, to: entry)
+        var run: Double?
         if let pending = widgets[position: position].pending, widgets[position: position].inFlight == nil,
            !slotQueue.contains(at: position) {
-            let at = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings).at
-            next = min(next ?? at, at)
+            run = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings).at
         }
-        deadlines.set(id, at: position, to: next)
+        runDeadlines.set(id, at: position, to: run)
     }
 
     private mutating func noticeWallClock(at now: Instant, into actions: inout [SchedulerAction]) {
@@ -409,7 +445,8 @@ public struct Scheduler: Sendable {
         let count = widgets.count
         widgets[schedule.id] = schedule
         if widgets.count > count {
-            deadlines.append()
+            entryDeadlines.append()
+            runDeadlines.append()
             slotQueue.append()
         }
         idsByKind[schedule.kind, default: []].insert(schedule.id)

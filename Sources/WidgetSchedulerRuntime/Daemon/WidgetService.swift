@@ -154,7 +154,8 @@ public final class WidgetService {
     }
 
     func armTimer() {
-        timer.arm(at: scheduler.nextWakeup(), accuracy: 0)
+        let wakeup = scheduler.wakeup()
+        timer.arm(at: wakeup?.at, accuracy: wakeup?.accuracy ?? 0)
     }
 
     /// Carries out one event's actions in three passes: the state changes (persisted, and the spends of the runs
