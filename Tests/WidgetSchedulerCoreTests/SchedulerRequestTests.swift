@@ -82,7 +82,8 @@ struct SchedulerRequestTests {
         harness.at(400, .widgetAdded(id: "busy", kind: "other"))
         _ = harness.reload(401, .widgets(["b"]))
         _ = harness.reload(401, .widgets(["c"]))
-        #expect(harness.reload(402, .widgets(["b"])) == ["b": .coalesced(at: 402)], "waiting for a slot, due now")
+        #expect(harness.reload(402, .widgets(["b"])) == ["b": .deferred(at: 402, because: .concurrency)],
+                "waiting for a slot: the slot holds it back, from now")
         #expect(SchedulerHarness.starts(harness.succeed("busy", at: 403)) == ["b": .explicit],
                 "b asked first and asking again does not send it behind c")
     }
@@ -217,5 +218,55 @@ struct SchedulerRequestTests {
         #expect(harness.reload(5, .kind("b")) == ["b1": .ran(at: 5)])
         #expect(harness.reload(6, .kind("a")).keys.sorted() == ["a2"])
         #expect(harness.scheduler.widgets["a2"]?.pending?.reason == .explicit)
+    }
+
+    struct DecisionRow: Sendable, CustomTestStringConvertible {
+        var name: String
+        /// Builds the situation before the request at `at` (widget "w" added at 0, its initial run ended at 1).
+        var setUp: @Sendable (inout SchedulerHarness) -> Void
+        var at: Double
+        var foreground = false
+        var expected: Decision
+        var testDescription: String { name }
+    }
+
+    /// One slot, taken by "busy" (added at 400 and never finished).
+    static func slotTaken(_ harness: inout SchedulerHarness) {
+        harness.at(400, .widgetAdded(id: "busy", kind: "other"))
+    }
+
+    // A decision's time is when the run that serves the request starts; its reason is what holds that run back.
+    static let decisionRows: [DecisionRow] = [
+        DecisionRow(name: "nothing holds it: ran now", setUp: { _ in }, at: 400, expected: .ran(at: 400)),
+        DecisionRow(name: "inside the floor: deferred until it lifts", setUp: { _ in }, at: 100,
+                    expected: .deferred(at: 300, because: .floor)),
+        DecisionRow(name: "every slot busy: deferred from now for the concurrency limit", setUp: slotTaken,
+                    at: 401, expected: .deferred(at: 401, because: .concurrency)),
+        DecisionRow(name: "every slot busy, joining a run waiting for one: still the concurrency limit",
+                    setUp: { harness in
+                        slotTaken(&harness)
+                        _ = harness.reload(401, .widgets(["w"]))
+                    }, at: 402, expected: .deferred(at: 402, because: .concurrency)),
+        DecisionRow(name: "every slot busy, a foreground request: the concurrency limit, not coalesced",
+                    setUp: { harness in
+                        slotTaken(&harness)
+                        _ = harness.reload(401, .widgets(["w"]))
+                    }, at: 402, foreground: true, expected: .deferred(at: 402, because: .concurrency)),
+        DecisionRow(name: "joining a run waiting for the floor: coalesced at its start",
+                    setUp: { harness in _ = harness.reload(100, .widgets(["w"])) }, at: 200,
+                    expected: .coalesced(at: 300)),
+        DecisionRow(name: "during a run: coalesced into the follow-up after the floor",
+                    setUp: { harness in _ = harness.reload(400, .widgets(["w"])) }, at: 401,
+                    expected: .coalesced(at: 700)),
+        DecisionRow(name: "a foreground request during a run: coalesced, the follow-up starts as the run ends",
+                    setUp: { harness in _ = harness.reload(400, .widgets(["w"])) }, at: 401, foreground: true,
+                    expected: .coalesced(at: 401)),
+    ]
+
+    @Test("a request's decision names when its run starts and what holds it back", arguments: decisionRows)
+    func decision(_ row: DecisionRow) {
+        var harness = Self.added(SchedulerSettings(maxConcurrentRuns: 1))
+        row.setUp(&harness)
+        #expect(harness.reload(row.at, .widgets(["w"]), foreground: row.foreground) == ["w": row.expected])
     }
 }

@@ -112,4 +112,34 @@ struct SimulationTests {
             """)
         #expect(report.entries.map(\.t) == [0.5, 10.75, 21])
     }
+
+    @Test func everyDecisionNamesWhenItsRunStarts() throws {
+        // One run slot; each run takes 5 s. At 100 both widgets are asked for: f takes the slot, g waits for it.
+        let report = try Self.run("""
+            { "start": "2026-01-05T08:00:00Z", "duration": 2000,
+              "settings": { "maxConcurrentRuns": 1, "coalesceWindow": 0 },
+              "widgets": [ { "id": "f", "kind": "f" }, { "id": "g", "kind": "g" } ],
+              "responses": { "f": [ { "entries": [0], "policy": "never", "runtime": 5 } ],
+                             "g": [ { "entries": [0], "policy": "never", "runtime": 2 } ] },
+              "requests": [ { "at": 400, "kind": "f" }, { "at": 400, "kind": "g" }, { "at": 402, "kind": "g" },
+                            { "at": 500, "kind": "f" }, { "at": 600, "kind": "f" } ] }
+            """)
+        let decisions = report.decisions.map {
+            "\($0.request) \($0.widget) \($0.decision) \($0.at) \($0.because ?? "-")"
+        }
+        #expect(decisions == [
+            "0 f ran 400.0 -", "1 g deferred 400.0 concurrency", "2 g deferred 402.0 concurrency",
+            "3 f deferred 700.0 floor", "4 f coalesced 700.0 -",
+        ])
+        for decision in report.decisions {
+            let start = report.runs.first { $0.widget == decision.widget && $0.t >= decision.t }?.t
+            let run = try #require(start, "request \(decision.request) got a run")
+            if decision.because == "concurrency" {
+                #expect(run >= decision.at, "waiting for a slot: not before the decision's time")
+            } else {
+                #expect(run == decision.at, "request \(decision.request): the run starts when the decision says")
+            }
+        }
+        #expect(report.runs.first { $0.widget == "g" && $0.t >= 400 }?.t == 405)
+    }
 }

@@ -84,6 +84,7 @@ public struct Scheduler: Sendable {
             plan.at = now.monotonic
         }
         if slotQueue.contains(at: position) {
+            plan.at = now.monotonic
             plan.because = .concurrency
         }
         return plan
@@ -218,7 +219,8 @@ public struct Scheduler: Sendable {
         budgetNoticeSent.remove(id)
     }
 
-    /// A request for one widget: every request gets exactly one decision.
+    /// A request for one widget: every request gets exactly one decision, naming when the run that serves it starts
+    /// and, when it waits, what holds it back (see `decision(for:at:joined:inFlight:now:)`).
     private mutating func requestRun(
         _ id: String, at position: Int, _ run: PendingRun, request: Int, at now: Instant,
         into actions: inout [SchedulerAction]
@@ -229,31 +231,32 @@ public struct Scheduler: Sendable {
         // Repeated requests for a widget whose run is already planned change nothing, so nothing is persisted: a
         // `reload --kind` of thousands of widgets then costs a lookup per widget, not a write.
         if effect.changedPlan { actions.append(.stateChanged(widget: id)) }
-        if effect.inFlight || !effect.changedPlan {
-            // Nothing to re-evaluate: the run it joined is in flight, or planned and already on the deadline
-            // queue or the slot queue, which this turn's end visits anyway.
-            var at = effect.plan?.at ?? now.monotonic
-            if effect.inFlight, at <= now.monotonic + Self.tolerance { at = now.monotonic }
-            actions.append(.decided(RequestDecision(request: request, widget: id, decision: .coalesced(at: at),
-                                                    changedPlan: effect.changedPlan)))
-            return
+        var started = false
+        // Otherwise nothing to re-evaluate: the run it joined is in flight, or planned and already on the deadline
+        // queue or the slot queue, which this turn's end visits anyway.
+        if !effect.inFlight && effect.changedPlan {
+            // A changed plan may change the widget's place in the slot queue (a foreground request goes first).
+            slotQueue.remove(at: position)
+            started = evaluate(id, at: position, at: now, into: &actions)
         }
-        // A changed plan may change the widget's place in the slot queue (a foreground request goes first).
-        slotQueue.remove(at: position)
-        let started = evaluate(id, at: position, at: now, into: &actions)
-        let decision: Decision
-        if started {
-            decision = .ran(at: now.monotonic)
-        } else if let plan = plannedRun(for: id, at: now) {
-            if effect.joined {
-                decision = .coalesced(at: plan.at)
-            } else {
-                decision = .deferred(at: plan.at, because: plan.because ?? .concurrency)
-            }
-        } else {
-            decision = .coalesced(at: now.monotonic)
-        }
-        actions.append(.decided(RequestDecision(request: request, widget: id, decision: decision)))
+        let decision = started ? .ran(at: now.monotonic)
+            : self.decision(at: position, joined: effect.joined, inFlight: effect.inFlight, now: now)
+        actions.append(.decided(RequestDecision(request: request, widget: id, decision: decision,
+                                                changedPlan: effect.changedPlan)))
+    }
+
+    /// The decision for a request that did not start a run, from the widget's plan after it:
+    /// - waiting for a run slot: deferred from now, because of the concurrency limit, whether or not it joined a run
+    ///   already waiting (the slot, not the other request, holds it back);
+    /// - joined a run in flight: coalesced, at the follow-up's planned start (now when nothing but the run in flight
+    ///   holds it: the follow-up starts as that run ends);
+    /// - joined a run already due and waiting for the floor, a token or backoff: coalesced, at that run's start;
+    /// - otherwise: deferred until the planned start, because of what sets it.
+    private func decision(at position: Int, joined: Bool, inFlight: Bool, now: Instant) -> Decision {
+        guard let plan = plannedRun(at: position, at: now) else { return .coalesced(at: now.monotonic) }
+        if plan.because == .concurrency { return .deferred(at: plan.at, because: .concurrency) }
+        if joined || inFlight { return .coalesced(at: plan.at) }
+        return .deferred(at: plan.at, because: plan.because ?? .concurrency)
     }
 
     private mutating func finish(
