@@ -49,9 +49,11 @@ public struct ControlRenderer: Sendable {
 
     // MARK: - reload, configure, data set
 
-    /// One plain sentence per decision: `w3: deferred until 10:42:07 (minimum interval)`.
-    public func decisions(_ decisions: [ReloadDecision]) -> [String] {
-        decisions.map(decision)
+    /// One plain sentence per decision: `w3: deferred until 10:42:07 (minimum interval)`; for a request that named
+    /// no widget, a sentence saying so: `no widgets of kind weather`.
+    public func decisions(_ decisions: [ReloadDecision], kind: String? = nil) -> [String] {
+        guard !decisions.isEmpty else { return [kind.map { "no widgets of kind \($0)" } ?? "no widgets"] }
+        return decisions.map(decision)
     }
 
     /// `w1: ran at 10:37:07`, `w2: coalesced into the run at 10:42:07`, `w3: deferred until 10:42:07 (budget

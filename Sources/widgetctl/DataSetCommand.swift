@@ -20,7 +20,10 @@ struct DataSetCommand: ParsableCommand {
         try connection.run { client throws(ControlClientError) in
             let reply = try client.call(
                 DataSetMethod.self, .init(group: group, key: key, value: value, reloadKind: reloadKind))
-            Console.print(json ? [JSONOutput.document(reply)] : Console.renderer().decisions(reply.decisions))
+            guard !json else { return Console.print([JSONOutput.document(reply)]) }
+            // A plain write says nothing more, as `cp` does; a write with a reload answers for the reload.
+            guard let reloadKind else { return }
+            Console.print(Console.renderer().decisions(reply.decisions, kind: reloadKind))
         }
     }
 }

@@ -8,7 +8,8 @@ struct ReloadCommand: ParsableCommand {
         abstract: "Ask for new timelines, as reloadTimelines(ofKind:) or reloadAllTimelines() do.",
         discussion: """
             Prints one decision per widget, e.g. "w3: deferred until 10:42:07 (minimum interval)"; with --json, \
-            {"decisions":[{"widget","decision":"ran|coalesced|deferred","at","because"}]}. --foreground skips the \
+            {"decisions":[{"widget","decision":"ran|coalesced|deferred","at","because"}],"kind"}; a kind without \
+            widgets prints "no widgets of kind K" (and an empty list). --foreground skips the \
             budget and is allowed only to root, the daemon's user and the kind's owners.
             """
     )
@@ -35,7 +36,8 @@ struct ReloadCommand: ParsableCommand {
     func run() throws {
         try connection.run { client throws(ControlClientError) in
             let reply = try client.call(ReloadMethod.self, request)
-            Console.print(json ? [JSONOutput.document(reply)] : Console.renderer().decisions(reply.decisions))
+            Console.print(json ? [JSONOutput.document(reply)]
+                : Console.renderer().decisions(reply.decisions, kind: kind))
         }
     }
 }

@@ -122,6 +122,12 @@ struct JSONObjectEncodableTests {
         #expect(reply.encodedJSONObject() == (try VarlinkCoding.encode(reply)))
     }
 
+    @Test func aReloadReplyNamesTheKindItWasAskedFor() throws {
+        let reply = ReloadMethod.Reply(decisions: [], kind: "weather")
+        #expect(String(decoding: reply.encodedJSONObject(), as: UTF8.self) == #"{"decisions":[],"kind":"weather"}"#)
+        #expect(reply.encodedJSONObject() == (try VarlinkCoding.encode(reply)))
+    }
+
     static let awkwardValues: [JSONValue] = [
         .null, .bool(true), .bool(false), .integer(0), .integer(-42), .integer(Int64.max), .integer(Int64.min),
         .number(0.1), .number(-0.0), .number(12), .number(7.5), .number(1e20), .number(1e-7), .number(123456789.125),

@@ -139,7 +139,11 @@ extension ControlInterface {
     )
 
     # Reloads the widgets of a kind, all widgets, or the named widgets: exactly one of kind, all, widgets.
-    method Reload(kind: ?string, all: ?bool, widgets: ?[]string, foreground: ?bool) -> (decisions: []Decision)
+    # One decision per widget; none when the kind (or the daemon) has no widgets. The reply names the kind asked for.
+    method Reload(kind: ?string, all: ?bool, widgets: ?[]string, foreground: ?bool) -> (
+      decisions: []Decision,
+      kind: ?string
+    )
 
     # Every widget with its configuration and schedule.
     method List() -> (widgets: []Widget)

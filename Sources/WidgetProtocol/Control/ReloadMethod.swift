@@ -46,17 +46,20 @@ public enum ReloadMethod: VarlinkMethod {
     }
 
     public struct Reply: Sendable, Hashable, Codable, JSONObjectEncodable {
-        /// One decision per widget the request named.
+        /// One decision per widget the request named: empty when a kind, or the daemon, has no widgets.
         public var decisions: [ReloadDecision]
+        /// The kind the request named, so an empty list says whose widgets there were none of.
+        public var kind: String?
 
-        public init(decisions: [ReloadDecision]) {
+        public init(decisions: [ReloadDecision], kind: String? = nil) {
             self.decisions = decisions
+            self.kind = kind
         }
 
-        public var jsonCapacityEstimate: Int { 32 + decisions.count * 96 }
+        public var jsonCapacityEstimate: Int { 32 + decisions.count * 96 + (kind?.utf8.count ?? 0) }
 
-        /// `{"decisions":[{"at":…,"because":…,"decision":…,"widget":…},…]}`, keys sorted as `VarlinkCoding` sorts
-        /// them.
+        /// `{"decisions":[{"at":…,"because":…,"decision":…,"widget":…},…],"kind":…}`, keys sorted as
+        /// `VarlinkCoding` sorts them, `kind` only when the request named one.
         public func encodeJSONObject(into output: inout JSONBytesWriter) {
             output.raw("{\"decisions\":[")
             // Through a cursor, in memory bounded up front: the keys and punctuation below, with the longest
@@ -85,7 +88,12 @@ public enum ReloadMethod: VarlinkMethod {
                     cursor.raw("}")
                 }
             }
-            output.raw("]}")
+            output.raw("]")
+            if let kind {
+                output.raw(",\"kind\":")
+                output.string(kind)
+            }
+            output.raw("}")
         }
     }
 }

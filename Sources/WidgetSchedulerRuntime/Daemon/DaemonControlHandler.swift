@@ -74,7 +74,7 @@ public final class DaemonControlHandler: ControlHandler {
             let target = try parameters.target()
             try check(call, kinds: try service.kinds(for: target), foreground: parameters.isForeground, peer: peer)
             let decisions = try service.reload(target, foreground: parameters.isForeground)
-            return .reply(ReloadMethod.Reply(decisions: decisions))
+            return .reply(ReloadMethod.Reply(decisions: decisions, kind: parameters.kind))
         case .list:
             return .message(capacity: service.listCapacityEstimate) { service.writeList(into: &$0) }
         case .status:
