@@ -96,6 +96,41 @@ private let table: [AuthorizationCase] = [
             + "kind weather; uid 1002 has none of these"))
     }
 
+    struct RefusalRow: Sendable, CustomTestStringConvertible {
+        var name: String
+        var method: ControlMethod = .reload
+        var kinds: Set<String>
+        var foreground = false
+        var peer: PeerCredentials
+        var reason: String
+        var testDescription: String { name }
+    }
+
+    static let refusals: [RefusalRow] = [
+        RefusalRow(name: "a foreground reload of all by one kind's owner names the kinds it does not own",
+                   kinds: ["weather", "clock", "news"], foreground: true, peer: alice,
+                   reason: "foreground reloads need root, uid 990 (the daemon) or ownership of every kind concerned; "
+                       + "uid 1000 does not own kinds clock, news (it owns kind weather: ask for that kind alone)"),
+        RefusalRow(name: "a reload of two kinds by the owner of one", kinds: ["weather", "clock"], peer: alice,
+                   reason: "Reload needs root, uid 990 (the daemon), membership of group widget-scheduler or "
+                       + "ownership of every kind concerned; uid 1000 does not own kind clock (it owns kind weather: "
+                       + "ask for that kind alone)"),
+        RefusalRow(name: "owning none of them", kinds: ["weather", "clock"], foreground: true, peer: admin,
+                   reason: "foreground reloads need root, uid 990 (the daemon) or ownership of every kind "
+                       + "concerned; uid 1002 has none of these"),
+        RefusalRow(name: "owning two of three", kinds: ["weather", "news", "clock"], foreground: true,
+                   peer: PeerCredentials(pid: 13, uid: 1000, gid: 1000, groups: [1000, 500]),
+                   reason: "foreground reloads need root, uid 990 (the daemon) or ownership of every kind concerned; "
+                       + "uid 1000 does not own kind clock (it owns kinds news, weather: ask for those kinds alone)"),
+    ]
+
+    @Test("a refused call is refused whole, naming the kinds the peer may not touch", arguments: refusals)
+    func refusal(_ row: RefusalRow) {
+        let verdict = rules.decide(method: row.method, kinds: row.kinds, foreground: row.foreground, peer: row.peer,
+                                   owners: owners)
+        #expect(verdict == .denied(reason: row.reason))
+    }
+
     @Test func ownersMatchByUserOrAnyGroup() {
         let owners = KindOwners(userIDs: [7], groupIDs: [42])
         #expect(owners.includes(PeerCredentials(pid: 1, uid: 7, gid: 7)))

@@ -8,6 +8,9 @@ import WidgetProtocol
 ///   the admin group (`widget-scheduler`, when it exists), or ownership of every kind the call concerns.
 /// - `foreground` needs uid 0, the daemon's uid, or ownership of every kind concerned: group membership is not
 ///   enough, so the budget cannot be dodged.
+/// - A call is decided whole: when the peer owns some of the kinds it reaches and not others (`reload --all` by one
+///   kind's owner), it is refused, and the refusal names the kinds the peer does not own and those it does, so the
+///   caller can ask again for its own. Nothing of a refused call is carried out.
 public struct Authorization: Sendable, Hashable {
     /// Why a call was allowed, for the log.
     public enum Basis: String, Sendable, Hashable {
@@ -56,11 +59,12 @@ public struct Authorization: Sendable, Hashable {
         if !method.isPrivileged && !foreground { return .allowed(.openMethod) }
         if peer.uid == 0 { return .allowed(.root) }
         if peer.uid == daemonUID { return .allowed(.daemonUser) }
-        let ownsAll = !kinds.isEmpty && kinds.allSatisfy { owners($0)?.includes(peer) ?? false }
+        let notOwned = kinds.filter { !(owners($0)?.includes(peer) ?? false) }
+        let ownsAll = !kinds.isEmpty && notOwned.isEmpty
         if foreground {
             if ownsAll { return .allowed(.kindOwner) }
             return .denied(reason: "foreground reloads need root, uid \(daemonUID) (the daemon) or ownership of "
-                + describe(kinds) + "; uid \(peer.uid) has none of these")
+                + describe(kinds) + "; " + lacking(peer, kinds: kinds, notOwned: notOwned))
         }
         if let adminGroupID, peer.isMember(of: adminGroupID) { return .allowed(.adminGroup) }
         if ownsAll { return .allowed(.kindOwner) }
@@ -68,7 +72,17 @@ public struct Authorization: Sendable, Hashable {
         if adminGroupID != nil { ways.append("membership of group \(Self.adminGroupName)") }
         ways.append("ownership of " + describe(kinds))
         return .denied(reason: "\(method.rawValue) needs " + ways.joined(separator: ", ").replacingLastComma()
-            + "; uid \(peer.uid) has none of these")
+            + "; " + lacking(peer, kinds: kinds, notOwned: notOwned))
+    }
+
+    /// What the peer lacks: "uid 1000 has none of these", or, when it owns some of the kinds, which it does not
+    /// own and which it does: "uid 1000 does not own kind clock (it owns kind weather: ask for that kind alone)".
+    private func lacking(_ peer: PeerCredentials, kinds: Set<String>, notOwned: Set<String>) -> String {
+        let owned = kinds.subtracting(notOwned)
+        guard !owned.isEmpty else { return "uid \(peer.uid) has none of these" }
+        let alone = owned.count == 1 ? "that kind alone" : "those kinds alone"
+        return "uid \(peer.uid) does not own " + name(notOwned) + " (it owns " + name(owned) + ": ask for " + alone
+            + ")"
     }
 
     /// `decide`, throwing `PermissionDenied` on refusal and returning the basis otherwise.
@@ -86,9 +100,14 @@ public struct Authorization: Sendable, Hashable {
     private func describe(_ kinds: Set<String>) -> String {
         switch kinds.count {
         case 0: return "the kind concerned"
-        case 1: return "kind \(kinds.first ?? "")"
-        default: return "kinds " + kinds.sorted().joined(separator: ", ")
+        case 1: return name(kinds)
+        default: return "every kind concerned"
         }
+    }
+
+    /// "kind a" or "kinds a, b", sorted.
+    private func name(_ kinds: Set<String>) -> String {
+        kinds.count == 1 ? "kind \(kinds.first ?? "")" : "kinds " + kinds.sorted().joined(separator: ", ")
     }
 }
 
