@@ -52,11 +52,11 @@ public enum JournalField {
     public static let widgetID = "WIDGET_ID"
     /// The provider kind, e.g. "weather".
     public static let widgetKind = "WIDGET_KIND"
-    /// Why a run happened: initial, policy, request, catch-up, retry, …
+    /// Why a run happened: a `RunReason` (initial, configuration, foreground, policy, explicit, retry).
     public static let reloadReason = "RELOAD_REASON"
     /// A request's outcome: ran, coalesced or deferred.
     public static let decision = "DECISION"
-    /// Why it was decided so: minimum interval, budget, quarantine, …
+    /// Why a deferred request waits: a `DeferralReason` (floor, budget, backoff, concurrency).
     public static let because = "BECAUSE"
     /// The next planned reload, RFC 3339.
     public static let nextReload = "NEXT_RELOAD"
