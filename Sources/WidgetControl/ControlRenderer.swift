@@ -110,6 +110,13 @@ public struct ControlRenderer: Sendable {
         if !settings.developerKinds.isEmpty {
             lines.append("  Developer: \(settings.developerKinds.joined(separator: ", ")) (no budget, no floor)")
         }
+        if let directories = status.providerDirectories {
+            let read = directories.map { directory in
+                directory.state == "read" ? "\(directory.path) (\(Counted.phrase(directory.manifests, "manifest")))"
+                    : "\(directory.path) (\(palette.yellow(directory.state)))"
+            }
+            lines.append("  Providers: " + (read.isEmpty ? "none" : read.joined(separator: ", ")))
+        }
         lines.append("      State: \(status.stateDirectory)")
         lines.append("     Socket: \(status.socket)")
         return lines

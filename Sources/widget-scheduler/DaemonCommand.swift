@@ -48,7 +48,9 @@ struct DaemonCommand: ParsableCommand {
 
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
-        LoggingBootstrap.bootstrap(identifier: "widget-scheduler", level: Logger.Level(rawValue: logLevel) ?? .info)
+        let target = LoggingBootstrap.automaticTarget()
+        LoggingBootstrap.bootstrap(identifier: "widget-scheduler", level: Logger.Level(rawValue: logLevel) ?? .info,
+                                   target: target)
         let logger = Logger(label: "widget-scheduler")
         let options = Daemon.Options(
             configPath: config,
@@ -61,7 +63,9 @@ struct DaemonCommand: ParsableCommand {
             let status = try daemon.run()
             throw ExitCode(status)
         } catch let error as Daemon.StartError {
-            logger.critical("cannot start: \(error)")
+            // Once on stderr, for whoever started the daemon, and once in the journal when it logs there: the
+            // stderr log handler would print it a second time.
+            if target == .journal { logger.critical("cannot start: \(error)") }
             FileHandle.standardError.write(Data("widget-scheduler: \(error)\n".utf8))
             throw ExitCode(1)
         }

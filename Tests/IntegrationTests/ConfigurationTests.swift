@@ -68,5 +68,7 @@ struct ConfigurationTests {
         let log = fixture.daemonLog
         #expect(log.contains("broken.toml: \"timout\": unknown key"), "the manifest error names file and key")
         #expect(log.contains("\"minimum-interval\""), "the configuration error names the key")
+        #expect(log.contains("configuration not reloaded, keeping the previous one"))
+        #expect(!log.contains("reloaded configuration"), "nothing says the configuration was reloaded")
     }
 }

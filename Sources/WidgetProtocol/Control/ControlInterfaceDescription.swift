@@ -53,6 +53,13 @@ extension ControlInterface {
       developerKinds: []string
     )
 
+    # A directory of provider manifests: state is read, missing, not a directory or unreadable.
+    type ProviderDirectory (
+      path: string,
+      state: string,
+      manifests: int
+    )
+
     type KindParameter (
       name: string,
       type: string,
@@ -161,7 +168,8 @@ extension ControlInterface {
       nextReload: ?NextReload,
       settings: Settings,
       stateDirectory: string,
-      socket: string
+      socket: string,
+      providerDirectories: ?[]ProviderDirectory
     )
 
     method Kinds() -> (kinds: []Kind)

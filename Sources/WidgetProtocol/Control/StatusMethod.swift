@@ -42,6 +42,21 @@ public enum StatusMethod: VarlinkMethod {
         }
     }
 
+    /// A directory the daemon looks for provider manifests in, and what it found there at the last (re)load.
+    public struct ProviderDirectory: Sendable, Hashable, Codable {
+        public var path: String
+        /// "read", "missing", "not a directory" or "unreadable".
+        public var state: String
+        /// Manifest files (`*.toml`) read from it, good or bad.
+        public var manifests: Int
+
+        public init(path: String, state: String, manifests: Int) {
+            self.path = path
+            self.state = state
+            self.manifests = manifests
+        }
+    }
+
     public struct Reply: Sendable, Hashable, Codable {
         public var version: String
         public var pid: Int
@@ -57,11 +72,14 @@ public enum StatusMethod: VarlinkMethod {
         public var settings: Settings
         public var stateDirectory: String
         public var socket: String
+        /// The provider manifest directories, in the order they are read (a later one's file replaces an earlier
+        /// one's of the same name); absent from daemons older than this field.
+        public var providerDirectories: [ProviderDirectory]?
 
         public init(
             version: String, pid: Int, startedAt: Date, status: String, widgets: Int, kinds: Int, running: Int,
             pending: Int, quarantined: Int, nextReload: NextReload?, settings: Settings, stateDirectory: String,
-            socket: String
+            socket: String, providerDirectories: [ProviderDirectory]? = nil
         ) {
             self.version = version
             self.pid = pid
@@ -76,6 +94,7 @@ public enum StatusMethod: VarlinkMethod {
             self.settings = settings
             self.stateDirectory = stateDirectory
             self.socket = socket
+            self.providerDirectories = providerDirectories
         }
     }
 }

@@ -9,7 +9,8 @@ public enum ManifestLoader {
     /// Loads the manifests of `directories`.
     ///
     /// A file in a later directory replaces a file of the same name in an earlier one. A directory that does not
-    /// exist is skipped. One bad file never stops the others: its errors are collected and the rest load. A kind
+    /// exist is skipped (and listed in the set's `directories` as missing). One bad file never stops the others: its
+    /// errors are collected and the rest load. A kind
     /// declared by two files is an error naming both; the file that comes first by name keeps it.
     public static func load(directories: [String]) -> ManifestSet {
         var set = ManifestSet()
@@ -18,9 +19,13 @@ public enum ManifestLoader {
         var pathByFileName: [String: String] = [:]
         for directory in directories {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else { continue }
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+                set.directories.append(ManifestDirectory(path: directory, state: .missing))
+                continue
+            }
             guard isDirectory.boolValue else {
                 set.errors.append(ManifestError(file: directory, key: nil, message: "is not a directory"))
+                set.directories.append(ManifestDirectory(path: directory, state: .notADirectory))
                 continue
             }
             let names: [String]
@@ -28,11 +33,14 @@ public enum ManifestLoader {
                 names = try FileManager.default.contentsOfDirectory(atPath: directory)
             } catch {
                 set.errors.append(ManifestError(file: directory, key: nil, message: "cannot be read: \(error)"))
+                set.directories.append(ManifestDirectory(path: directory, state: .unreadable))
                 continue
             }
-            for name in names where name.hasSuffix(".toml") && !name.hasPrefix(".") {
+            let manifestNames = names.filter { $0.hasSuffix(".toml") && !$0.hasPrefix(".") }
+            for name in manifestNames {
                 pathByFileName[name] = (directory as NSString).appendingPathComponent(name)
             }
+            set.directories.append(ManifestDirectory(path: directory, state: .read(files: manifestNames.count)))
         }
         var fileByKind: [String: String] = [:]
         for name in pathByFileName.keys.sorted() {

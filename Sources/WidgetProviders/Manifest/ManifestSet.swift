@@ -6,6 +6,8 @@ public struct ManifestSet: Sendable, Hashable {
     }
     /// One or more errors per rejected file, in file order.
     public var errors: [ManifestError]
+    /// The directories looked in, in order, with what each held.
+    public var directories: [ManifestDirectory] = []
     /// Where in `manifests` each kind's manifest is (the first serving it): every run looks its manifest up, and a
     /// search through every manifest's kinds would cost a daemon with many kinds for each one.
     private var manifestIndexByKind: [String: Int]

@@ -158,8 +158,62 @@ public final class Daemon {
         return fitted
     }
 
+    /// Creates the state directory if need be and checks that the daemon can write there, so a bad `--state-dir`
+    /// is one plain sentence ("… is not a directory", "… Permission denied") rather than Foundation's or SQLite's.
+    static func prepareStateDirectory(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StartError(description: "the state directory \(path) is not a directory")
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            } catch {
+                throw StartError(description: "cannot create the state directory \(path): \(plainReason(error))")
+            }
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw StartError(description: "cannot write the state directory \(path): \(reason)")
+        }
+    }
+
+    /// The POSIX reason beneath a Foundation file error ("Permission denied", "Not a directory"), else the error.
+    static func plainReason(_ error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(truncatingIfNeeded: underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(truncatingIfNeeded: nsError.code)))
+        }
+        switch CocoaError.Code(rawValue: nsError.code) {
+        case .fileWriteNoPermission, .fileReadNoPermission: return "Permission denied"
+        case .fileWriteFileExists: return "a file is in the way"
+        case .fileNoSuchFile, .fileReadNoSuchFile: return "No such file or directory"
+        case .fileWriteVolumeReadOnly: return "Read-only file system"
+        default: return nsError.localizedDescription
+        }
+    }
+
     func loadManifests() -> ManifestSet {
         let manifests = ManifestLoader.load(directories: options.providerDirectories)
+        // A default directory may well be absent (a host with manifests only in /etc); one named on the command line
+        // is a mistake worth a warning, as is a daemon with nothing to serve.
+        let named = options.providerDirectories != ManifestLoader.defaultDirectories
+        for directory in manifests.directories where directory.state == .missing {
+            if named {
+                logger.warning("provider directory \(directory.path) does not exist")
+            } else {
+                logger.info("provider directory \(directory.path) does not exist")
+            }
+        }
+        if manifests.kinds.isEmpty {
+            let paths = options.providerDirectories.joined(separator: ", ")
+            logger.warning("no provider manifests in \(paths): no widget can be added until one is installed")
+        }
         for error in manifests.errors {
             logger.error("manifest rejected: \(error)", metadata: [
                 JournalField.messageID: JournalMessageID.manifestInvalid.metadataValue,
@@ -174,8 +228,8 @@ public final class Daemon {
         let manifests = loadManifests()
         let stateURL = URL(fileURLWithPath: options.stateDirectory, isDirectory: true)
         let store: StateStore
+        try Self.prepareStateDirectory(options.stateDirectory)
         do {
-            try FileManager.default.createDirectory(at: stateURL, withIntermediateDirectories: true)
             // Checkpoints on the store's own thread: one inside a commit stalls the loop for two fsyncs and the page
             // copies, which would delay entry changes and runs alike.
             store = try StateStore(directory: stateURL,
@@ -293,19 +347,30 @@ public final class Daemon {
     /// SIGHUP / `systemctl reload`: re-read the configuration and the manifests; state is kept.
     private func reload() {
         _ = try? notifier.reloading(status: "reloading configuration and manifests")
+        // The manifests are re-read even when the configuration is bad, so a good new kind does not wait for an
+        // unrelated fix; one line then says what was and was not reloaded, never "reloaded configuration".
+        var configurationProblem: Error?
         do {
             let settings = try Self.loadSettings(options.configPath)
             let limits = try loadControlLimits(maximumConcurrentRuns: settings.maxConcurrentRuns)
             service.replaceSettings(settings)
             server.replaceLimits(limits)
         } catch {
-            logger.error("configuration not reloaded, keeping the previous one: \(error)")
+            configurationProblem = error
         }
         service.replaceManifests(loadManifests())
         handler.manifestsChanged()
         let status = service.statusLine(at: clock.now())
-        logger.notice("reloaded configuration and manifests: \(service.manifests.kinds.count) kinds",
-                      metadata: [JournalField.messageID: JournalMessageID.reloaded.metadataValue])
+        let kinds = service.manifests.kinds.count
+        if let configurationProblem {
+            logger.error("""
+                configuration not reloaded, keeping the previous one: \(configurationProblem); manifests reloaded: \
+                \(Counted.phrase(kinds, "kind"))
+                """)
+        } else {
+            logger.notice("reloaded configuration and manifests: \(Counted.phrase(kinds, "kind"))",
+                          metadata: [JournalField.messageID: JournalMessageID.reloaded.metadataValue])
+        }
         _ = try? notifier.ready(status: status)
     }
 
