@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SystemdKit
+import WidgetProtocol
 import WidgetProviders
 import WidgetSchedulerRuntime
 
@@ -13,7 +14,9 @@ struct DaemonCommand: ParsableCommand {
         discussion: """
             Runs unprivileged with these options. Under systemd, STATE_DIRECTORY and RUNTIME_DIRECTORY give the \
             defaults, and a socket passed by socket activation is used instead of --socket.
-            """
+            """,
+        // The default subcommand: `widget-scheduler --version` reaches it, so it answers too.
+        version: ProductVersion.current
     )
 
     @Option(help: ArgumentHelp("The configuration file (TOML); a missing file means the defaults.",

@@ -1,8 +1,9 @@
 import ArgumentParser
+import WidgetProtocol
 
 @main
 struct WidgetSchedulerCommand: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = ProductVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "widget-scheduler",

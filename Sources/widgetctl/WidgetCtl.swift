@@ -1,5 +1,6 @@
 import ArgumentParser
 import WidgetControl
+import WidgetProtocol
 
 @main
 struct WidgetCtl: ParsableCommand {
@@ -13,11 +14,20 @@ struct WidgetCtl: ParsableCommand {
             Exit status: 0 success; 1 the daemon failed the request; 2 the daemon rejected a parameter; \
             3 the daemon is not running; 4 permission denied; 5 unknown kind, widget or key; \
             64 bad command-line arguments.
+
+            Connection options (--socket) may come before the command as well as after it.
             """,
+        version: ProductVersion.current,
         subcommands: [
             ListCommand.self, KindsCommand.self, StatusCommand.self, AddCommand.self, RemoveCommand.self,
             ConfigureCommand.self, OptionsCommand.self, ReloadCommand.self, TimelineCommand.self, BudgetCommand.self,
             WatchCommand.self, StackCommand.self, DataCommand.self,
         ]
     )
+
+    /// Parses the command line with connection options given before the command moved after it, where
+    /// swift-argument-parser looks for them: `widgetctl --socket P status` is `widgetctl status --socket P`.
+    static func main() {
+        main(LeadingOptions.movedAfterCommand(Array(CommandLine.arguments.dropFirst())))
+    }
 }
