@@ -12,6 +12,7 @@ import PackageDescription
 //   WidgetProviderKit       the Swift SDK for provider authors, with WidgetKit's names
 //   WidgetControlClient     the blocking Varlink client of the control socket, shared by widgetctl and apps
 //   WidgetCenter            the library for apps, with WidgetKit's names: reloads, configurations, group data
+//   WidgetViews             pure: a kind's declarative views per family, rendered to HTML or text (no I/O)
 let package = Package(
     name: "widget-scheduler",
     platforms: [.macOS(.v14)],
@@ -21,6 +22,8 @@ let package = Package(
         .executable(name: "widget-host", targets: ["widget-host"]),
         .library(name: "WidgetProviderKit", targets: ["WidgetProviderKit"]),
         .library(name: "WidgetCenter", targets: ["WidgetCenter"]),
+        // For hosts: the views a kind declares, parsed and drawn as HTML or text (docs/views.md).
+        .library(name: "WidgetViews", targets: ["WidgetViews"]),
         .library(name: "WidgetSchedulerTestKit", targets: ["WidgetSchedulerTestKit"]),
         .library(name: "WidgetSchedulerCoreTestKit", targets: ["WidgetSchedulerCoreTestKit"]),
         // The daemon's own modules, for the benchmark package (Benchmarks/Package.swift) alone: daemon-bench
@@ -87,6 +90,7 @@ let package = Package(
             ]
         ),
         .target(name: "WidgetProviderKit"),
+        .target(name: "WidgetViews", dependencies: ["WidgetProtocol", "WidgetSchedulerCore"]),
         .target(name: "WidgetControlClient", dependencies: ["WidgetProtocol"]),
         .target(name: "WidgetControl", dependencies: ["WidgetControlClient", "WidgetProtocol", "WidgetSchedulerCore"]),
         // Apps link only the wire types and the client: WidgetCenterTests checks that nothing of the daemon comes in.
@@ -163,6 +167,11 @@ let package = Package(
         .testTarget(
             name: "WidgetHostTests",
             dependencies: ["WidgetHost", "WidgetProtocol", "WidgetControlClient", "WidgetSchedulerTestKit"]
+        ),
+        .testTarget(
+            name: "WidgetViewsTests",
+            dependencies: ["WidgetViews", "WidgetProtocol", "WidgetSchedulerCore"],
+            exclude: ["Snapshots"]
         ),
         .testTarget(
             name: "IntegrationTests",

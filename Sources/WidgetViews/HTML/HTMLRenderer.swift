@@ -1,0 +1,264 @@
+import Foundation
+import WidgetProtocol
+
+/// Draws a resolved widget as an HTML fragment styled by `WidgetStylesheet.css`.
+///
+/// Every text is escaped; the fragment has no script, no event handler attribute and no `style` attribute (colors,
+/// sizes and spacing are classes of the stylesheet), so a page can serve it under a Content-Security-Policy of
+/// `default-src 'self'` with no `unsafe-inline` at all. Date texts are `<time>` elements whose `datetime` and `data-*`
+/// attributes let a page's script keep them current (docs/views.md, "Keeping dates current").
+public enum HTMLRenderer {
+    /// How the fragment is drawn.
+    public struct Options: Sendable {
+        /// The color scheme: follow the page's `prefers-color-scheme`, or force one.
+        public var colorScheme: ColorScheme
+        /// The URL prefix a host serves the kind's asset folder at (`/assets/weather/`); asset names are appended
+        /// percent-encoded, segment by segment. Nil draws assets as placeholders.
+        public var assetBaseURL: String?
+
+        public init(colorScheme: ColorScheme = .automatic, assetBaseURL: String? = nil) {
+            self.colorScheme = colorScheme
+            self.assetBaseURL = assetBaseURL
+        }
+    }
+
+    /// A color scheme.
+    public enum ColorScheme: String, Sendable, Hashable, CaseIterable {
+        case automatic, light, dark
+    }
+
+    /// Resolves and draws `view` in one call.
+    public static func render(
+        _ view: FamilyView, family: WidgetFamily, content: JSONValue?, context: RenderContext,
+        options: Options = Options()
+    ) -> (html: String, widget: ResolvedWidget) {
+        let widget = Resolver.resolve(view, family: family, content: content, context: context)
+        return (render(widget, options: options), widget)
+    }
+
+    /// Draws a resolved widget.
+    public static func render(_ widget: ResolvedWidget, options: Options = Options()) -> String {
+        var writer = HTMLWriter(options: options)
+        writer.widget(widget)
+        return writer.output
+    }
+}
+
+/// Writes one widget's markup into a string.
+private struct HTMLWriter {
+    let options: HTMLRenderer.Options
+    var output = ""
+
+    init(options: HTMLRenderer.Options) {
+        self.options = options
+        output.reserveCapacity(1024)
+    }
+
+    mutating func widget(_ widget: ResolvedWidget) {
+        output += "<div class=\"wv wv-"
+        output += widget.family.rawValue
+        switch options.colorScheme {
+        case .automatic: break
+        case .light: output += " wv-light"
+        case .dark: output += " wv-dark"
+        }
+        switch widget.background {
+        case nil: break
+        case .color(let color)?:
+            output += " wv-bg wv-bg-" + color.rawValue
+        case .gradient(let from, let to, let direction)?:
+            output += " wv-bg wv-grad wv-from-" + from.rawValue + " wv-to-" + to.rawValue + " wv-dir-"
+                + direction.rawValue
+        }
+        if widget.placeholder { output += " wv-placeholder" }
+        output += "\">"
+        if let url = widget.url {
+            output += "<a class=\"wv-tap\" href=\""
+            escape(url)
+            output += "\" aria-label=\"Open\"></a>"
+        }
+        output += "<div class=\"wv-body wv-pad-"
+        output += String(widget.padding)
+        output += "\">"
+        node(widget.body)
+        output += "</div></div>"
+    }
+
+    private mutating func node(_ node: ResolvedNode) {
+        switch node {
+        case .stack(let stack): self.stack(stack)
+        case .spacer(let minLength):
+            output += "<div class=\"wv-spacer"
+            if minLength > 0 { output += " wv-min-" + String(minLength) }
+            output += "\"></div>"
+        case .text(let text): self.text(text)
+        case .gauge(let gauge):
+            if gauge.style == .circular { ring(gauge) } else { bar(gauge) }
+        case .image(let image): self.image(image)
+        case .link(let url, let content):
+            if let url {
+                output += "<a class=\"wv-link"
+                expansion(content)
+                output += "\" href=\""
+                escape(url)
+                output += "\">"
+                self.node(content)
+                output += "</a>"
+            } else {
+                output += "<span class=\"wv-link"
+                expansion(content)
+                output += "\">"
+                self.node(content)
+                output += "</span>"
+            }
+        case .empty:
+            break
+        }
+    }
+
+    private mutating func expansion(_ node: ResolvedNode) {
+        if node.expands(along: .horizontal) { output += " wv-xh" }
+        if node.expands(along: .vertical) { output += " wv-xv" }
+    }
+
+    private mutating func stack(_ stack: ResolvedStack) {
+        switch stack.axis {
+        case .vertical:
+            output += "<div class=\"wv-v wv-a-" + stack.alignment.horizontal.rawValue
+        case .horizontal:
+            output += "<div class=\"wv-h wv-a-" + stack.alignment.vertical.rawValue
+        case .depth:
+            output += "<div class=\"wv-z wv-zh-" + stack.alignment.horizontal.rawValue + " wv-zv-"
+                + stack.alignment.vertical.rawValue
+        }
+        output += " wv-gap-" + String(stack.spacing)
+        if stack.expandsHorizontally { output += " wv-xh" }
+        if stack.expandsVertically { output += " wv-xv" }
+        output += "\">"
+        for child in stack.children { node(child) }
+        output += "</div>"
+    }
+
+    private mutating func text(_ text: ResolvedText) {
+        let element = text.date != nil ? "time" : "span"
+        output += "<" + element + " class=\"wv-text wv-f-" + text.font.rawValue
+        if let limit = text.lineLimit { output += " wv-ll-" + String(limit) }
+        if let color = text.color { output += " wv-c-" + color.rawValue }
+        if text.redacted { output += " wv-redacted" }
+        output += "\""
+        if let date = text.date {
+            output += " datetime=\"" + date.datetime + "\" data-style=\"" + date.style.rawValue + "\""
+            if date.isNow { output += " data-now=\"\"" }
+            if let zone = date.timeZone {
+                output += " data-tz=\""
+                escape(zone)
+                output += "\""
+            }
+            if date.showsSeconds { output += " data-seconds=\"\"" }
+        }
+        if text.redacted { output += " aria-hidden=\"true\"" }
+        output += ">"
+        escape(text.text)
+        output += "</" + element + ">"
+    }
+
+    private mutating func meterAttributes(_ gauge: ResolvedGauge) {
+        if let value = gauge.value, let minimum = gauge.minimum, let maximum = gauge.maximum {
+            output += " aria-valuemin=\"" + NumberText.plain(minimum) + "\" aria-valuemax=\""
+                + NumberText.plain(maximum) + "\" aria-valuenow=\"" + NumberText.plain(value) + "\""
+        }
+        if let label = gauge.label {
+            output += " aria-label=\""
+            escape(label)
+            output += "\""
+        }
+    }
+
+    private mutating func ring(_ gauge: ResolvedGauge) {
+        output += "<div class=\"wv-gauge"
+        if let color = gauge.color { output += " wv-c-" + color.rawValue }
+        if gauge.fraction == nil { output += " wv-redacted-gauge" }
+        output += "\" role=\"meter\""
+        meterAttributes(gauge)
+        let percent = NumberText.fixed((gauge.fraction ?? 0) * 100, decimals: 1, trim: true, grouping: false)
+        output += "><svg class=\"wv-ring\" viewBox=\"0 0 36 36\" aria-hidden=\"true\">"
+            + "<circle class=\"wv-ring-track\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\"/>"
+            + "<circle class=\"wv-ring-fill\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\" stroke-dasharray=\""
+            + percent + " 100\"/></svg>"
+        if let value = gauge.valueText {
+            output += "<span class=\"wv-gauge-value\">"
+            escape(value)
+            output += "</span>"
+        }
+        if let label = gauge.label {
+            output += "<span class=\"wv-gauge-label\">"
+            escape(label)
+            output += "</span>"
+        }
+        output += "</div>"
+    }
+
+    private mutating func bar(_ gauge: ResolvedGauge) {
+        output += "<div class=\"wv-progress wv-xh"
+        if let color = gauge.color { output += " wv-c-" + color.rawValue }
+        output += "\">"
+        if let label = gauge.label {
+            output += "<span class=\"wv-progress-label\">"
+            escape(label)
+            output += "</span>"
+        }
+        output += "<progress class=\"wv-bar"
+        if gauge.fraction == nil { output += " wv-redacted-gauge" }
+        output += "\" max=\"1\" value=\""
+            + NumberText.fixed(gauge.fraction ?? 0, decimals: 4, trim: true, grouping: false) + "\""
+        meterAttributes(gauge)
+        output += "></progress>"
+        if let value = gauge.valueText {
+            output += "<span class=\"wv-progress-value\">"
+            escape(value)
+            output += "</span>"
+        }
+        output += "</div>"
+    }
+
+    private mutating func image(_ image: ResolvedImage) {
+        let size = " wv-img-" + image.size.rawValue
+        switch image.picture {
+        case .symbol(let symbol):
+            output += "<span class=\"wv-sym" + size
+            if let color = image.color { output += " wv-c-" + color.rawValue }
+            output += "\" role=\"img\" aria-label=\""
+            escape(image.label ?? symbol.rawValue)
+            output += "\">" + symbol.glyph + "</span>"
+        case .asset(let name) where options.assetBaseURL != nil:
+            let base = options.assetBaseURL ?? ""
+            output += "<img class=\"wv-img" + size + "\" src=\""
+            escape(base + name.split(separator: "/").map { URLTemplate.percentEncoded(String($0)) }
+                .joined(separator: "/"))
+            output += "\" alt=\""
+            escape(image.label ?? "")
+            output += "\">"
+        case .asset, .missing:
+            output += "<span class=\"wv-img-missing" + size + "\" aria-hidden=\"true\"></span>"
+        }
+    }
+
+    /// Appends `text` with `&`, `<`, `>`, `"` and `'` escaped, safe in text and in quoted attributes alike.
+    private mutating func escape(_ text: String) {
+        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 })
+        else {
+            output += text
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&#39;"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+    }
+}

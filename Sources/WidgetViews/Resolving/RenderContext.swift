@@ -1,0 +1,41 @@
+import Foundation
+
+/// What a rendering depends on besides the view and the content: the moment, the host's time zone, and whether to
+/// draw the placeholder form. Renderers read no clock: the host passes `now`.
+public struct RenderContext: Sendable {
+    /// The moment rendered: `relative` and `timer` texts say what they say at this moment.
+    public var now: Date
+    /// The time zone of `time` and `date` texts that do not name their own.
+    public var timeZone: TimeZone
+    /// Draw the placeholder form: every text as bars of its length, as WidgetKit's `.redacted(reason: .placeholder)`.
+    public var placeholder: Bool
+    /// The entry's date, for the `@date` path; nil when unknown.
+    public var entryDate: Date?
+    /// Finds a time zone by its IANA name, for date texts with a `timeZone` path.
+    public var timeZoneNamed: @Sendable (String) -> TimeZone?
+
+    public init(
+        now: Date, timeZone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current, placeholder: Bool = false,
+        entryDate: Date? = nil, timeZoneNamed: @escaping @Sendable (String) -> TimeZone? = RenderContext.zoneNamed
+    ) {
+        self.now = now
+        self.timeZone = timeZone
+        self.placeholder = placeholder
+        self.entryDate = entryDate
+        self.timeZoneNamed = timeZoneNamed
+    }
+
+    /// Foundation's zone of an IANA name, refusing names that are not plain `Area/Place` identifiers (Foundation
+    /// would otherwise read a file named by the content).
+    public static let zoneNamed: @Sendable (String) -> TimeZone? = { name in
+        guard !name.isEmpty, name.utf8.count <= 64, !name.hasPrefix("/"), !name.contains(".."),
+              name.utf8.allSatisfy({ byte in
+                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                      || [UInt8(ascii: "/"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "+")].contains(byte)
+              })
+        else { return nil }
+        return TimeZone(identifier: name)
+    }
+}

@@ -1,0 +1,29 @@
+/// Content text made safe for a terminal or a line protocol: control characters (C0, DEL, C1), which could move a
+/// terminal's cursor, change its title or end a status bar's line, become spaces; bidirectional overrides are
+/// dropped, so text cannot reorder what follows it.
+public enum Sanitized {
+    public static func text(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsWork) else { return text }
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                output.append(" ")
+            } else if !isBidiOverride(scalar) {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
+    private static func needsWork(_ scalar: Unicode.Scalar) -> Bool {
+        isControl(scalar) || isBidiOverride(scalar)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    private static func isBidiOverride(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+}
