@@ -69,7 +69,10 @@ public enum InlineRenderer {
             pieces.append(.words(text.text, TextLayout.style(font: text.font, color: text.color,
                                                                 redacted: text.redacted)))
         case .gauge(let gauge):
-            if let label = gauge.label { pieces.append(.words(label, .plain)) }
+            if let label = gauge.label {
+                pieces.append(.words(label, .plain))
+                pieces.append(.separator(" "))
+            }
             if gauge.fraction == nil {
                 pieces.append(.words(String(repeating: Resolver.barCharacter, count: 3), TextCanvas.Style(sgr: "90")))
             } else {

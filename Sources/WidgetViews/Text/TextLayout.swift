@@ -42,7 +42,8 @@ struct TextLayout {
         case .text(let text):
             return self.text(text, width: width, height: height)
         case .gauge(let gauge):
-            return gauge.style == .circular ? ring(gauge, width: width) : bar(gauge, width: width, height: height)
+            return gauge.style == .circular ? ring(gauge, width: width, height: height)
+                : bar(gauge, width: width, height: height)
         case .image(let image):
             return self.image(image, width: width)
         case .link(_, let content):
@@ -227,10 +228,22 @@ struct TextLayout {
         return Laid(width: widest, height: lines.count, runs: runs)
     }
 
-    /// A ring as one line: `Load ◑ 0.42`.
-    private func ring(_ gauge: ResolvedGauge, width: Int) -> Laid {
+    /// A ring: `◑ 0.42` with its label centered below, as the HTML ring shows it (or `Load ◑ 0.42` on one row).
+    private func ring(_ gauge: ResolvedGauge, width: Int, height: Int) -> Laid {
         var runs: [Run] = []
         var x = 0
+        if let label = gauge.label, !label.isEmpty, height > 1 {
+            var top = ring(ResolvedGauge(style: gauge.style, fraction: gauge.fraction, valueText: gauge.valueText,
+                                         label: nil, color: gauge.color), width: width, height: 1)
+            let text = TextWrap.truncated(label, width: width)
+            let labelWidth = DisplayWidth.of(text)
+            let total = max(top.width, labelWidth)
+            let shift = (total - top.width) / 2
+            for index in top.runs.indices { top.runs[index].x += shift }
+            top.runs.append(Run(x: (total - labelWidth) / 2, y: 1, text: text,
+                                style: Self.style(font: .caption, color: nil, redacted: false)))
+            return Laid(width: total, height: 2, runs: top.runs)
+        }
         if let label = gauge.label, !label.isEmpty {
             let text = TextWrap.truncated(label, width: width)
             runs.append(Run(x: 0, y: 0, text: text, style: .plain))

@@ -37,7 +37,8 @@ public enum TextRenderer {
             return [InlineRenderer.line(widget, color: options.color, maxWidth: widget.family.textGrid.columns)]
         }
         let grid = widget.family.textGrid
-        let paddingColumns = widget.family.isAccessory ? 0 : TextLayout.columns(widget.padding)
+        // Accessories have no margins of their own on a Lock Screen; one column keeps their text off the border.
+        let paddingColumns = widget.family.isAccessory ? 1 : TextLayout.columns(widget.padding)
         let paddingRows = widget.family.isAccessory ? 0 : TextLayout.rows(widget.padding)
         let innerWidth = grid.columns - 2 * paddingColumns
         let innerHeight = grid.rows - 2 * paddingRows
