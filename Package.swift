@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "WidgetProviders",
             dependencies: [
-                "WidgetSchedulerCore", "WidgetProtocol", "CSpawn",
+                "WidgetSchedulerCore", "WidgetProtocol", "WidgetViews", "CSpawn",
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]

@@ -82,7 +82,7 @@ import WidgetProtocol
 
     @Test func timelineMarksTheCurrentEntryAndShowsPolicyAndNextReload() {
         let lines = renderer.timeline(TimelineMethod.Reply(
-            widget: "w1", kind: "weather", policy: .init(policy: "atEnd"),
+            widget: "w1", kind: "weather", family: "systemSmall", policy: .init(policy: "atEnd"),
             entries: [
                 .init(date: now.addingTimeInterval(-60), relevance: .init(score: 2, duration: 0),
                       content: .object(["t": .integer(3)]), current: true),
@@ -101,7 +101,8 @@ import WidgetProtocol
     }
 
     @Test func widgetWithoutTimelineSaysSo() {
-        let lines = renderer.timeline(.init(widget: "w9", kind: "clock", policy: nil, entries: []))
+        let lines = renderer.timeline(.init(widget: "w9", kind: "clock", family: "systemSmall", policy: nil,
+                                            entries: []))
         #expect(lines == ["w9 (clock)", "No timeline yet."])
     }
 

@@ -69,12 +69,18 @@ private let roundTrips: [ControlRoundTrip] = [
         options: [.init(value: .string("Oslo"), title: "Oslo, Norway"), .init(value: .integer(2))], source: .provider)),
     ControlRoundTrip("Timeline", TimelineMethod.Parameters(id: "w1")),
     ControlRoundTrip("Timeline reply", TimelineMethod.Reply(
-        widget: "w1", kind: "weather", policy: .init(policy: "after", date: later),
+        widget: "w1", kind: "weather", family: "systemSmall", policy: .init(policy: "after", date: later),
         entries: [
             .init(date: date, relevance: .init(score: 2, duration: 60), content: .string("a"), current: true),
             .init(date: later, content: .null, current: false),
         ],
         nextReload: later, nextReason: "policy")),
+    ControlRoundTrip("Views", ViewsMethod.Parameters(kind: "weather")),
+    ControlRoundTrip("Views reply", ViewsMethod.Reply(views: [
+        .init(kind: "weather", views: .object(["version": .integer(1), "families": .object([:])]),
+              assets: "/usr/lib/widget-providers/weather/assets"),
+        .init(kind: "clock", views: .object(["version": .integer(1)])),
+    ])),
     ControlRoundTrip("Budget", BudgetMethod.Parameters(kind: "weather")),
     ControlRoundTrip("Budget reply", BudgetMethod.Reply(ledgers: [
         .init(

@@ -145,7 +145,7 @@ private let manifestErrorCases: [ManifestErrorCase] = [
     .init(
         toml: exec + "timout = 5" + widget,
         message: #""timout": unknown key (expected one of: exec, timeout, "#
-            + #"memory-max, group, owner-users, owner-groups, widget)"#
+            + #"memory-max, group, owner-users, owner-groups, assets, widget)"#
     ),
     .init(toml: exec, message: #""widget": expected at least one [[widget]] table, found none"#),
     .init(
@@ -159,7 +159,7 @@ private let manifestErrorCases: [ManifestErrorCase] = [
     .init(
         toml: exec + widget + "display = \"x\"\n",
         message: #""widget[0].display": unknown key (expected one of: "#
-            + #"kind, display-name, description, families, parameters)"#
+            + #"kind, display-name, description, families, parameters, views)"#
     ),
     .init(
         toml: exec + "[[widget]]\nkind = \"Weather Now\"\n",

@@ -31,6 +31,7 @@ public enum ControlMethod: String, Sendable, Hashable, CaseIterable, Codable {
     case dataGet = "DataGet"
     case dataList = "DataList"
     case dataDelete = "DataDelete"
+    case views = "Views"
 
     /// The fully qualified name, e.g. `io.widgetscheduler.Scheduler.Reload`.
     public var qualifiedName: String { ControlInterface.name + "." + rawValue }
@@ -39,7 +40,8 @@ public enum ControlMethod: String, Sendable, Hashable, CaseIterable, Codable {
     public var isPrivileged: Bool {
         switch self {
         case .reload, .add, .remove, .configure, .dataSet, .dataDelete: return true
-        case .list, .status, .kinds, .options, .snapshot, .timeline, .budget, .watch, .stack, .dataGet, .dataList:
+        case .list, .status, .kinds, .options, .snapshot, .timeline, .budget, .watch, .stack, .dataGet, .dataList,
+             .views:
             return false
         }
     }

@@ -145,6 +145,13 @@ extension ControlInterface {
       updatedAt: string
     )
 
+    # A kind's views: a view document (docs/views.md, docs/views.schema.json), and the folder of its assets.
+    type KindViews (
+      kind: string,
+      views: object,
+      assets: ?string
+    )
+
     # Reloads the widgets of a kind, all widgets, or the named widgets: exactly one of kind, all, widgets.
     # One decision per widget; none when the kind (or the daemon) has no widgets. The reply names the kind asked for.
     method Reload(kind: ?string, all: ?bool, widgets: ?[]string, foreground: ?bool) -> (
@@ -200,6 +207,7 @@ extension ControlInterface {
     method Timeline(id: string) -> (
       widget: string,
       kind: string,
+      family: string,
       policy: ?Policy,
       entries: []Entry,
       nextReload: ?string,
@@ -235,6 +243,9 @@ extension ControlInterface {
     method DataList(group: string) -> (items: []DataItem)
 
     method DataDelete(group: string, key: string) -> ()
+
+    # The views hosts draw widgets with, of every kind that has them or of one kind; the daemon renders nothing.
+    method Views(kind: ?string) -> (views: []KindViews)
 
     error UnknownKind (kind: string)
     error UnknownWidget (id: string)

@@ -52,6 +52,8 @@ public enum TimelineMethod: VarlinkMethod {
     public struct Reply: Sendable, Hashable, Codable {
         public var widget: String
         public var kind: String
+        /// The widget's family, whose view a host draws its entries with.
+        public var family: String
         /// Nil when the widget has no timeline yet.
         public var policy: Policy?
         public var entries: [Entry]
@@ -59,11 +61,12 @@ public enum TimelineMethod: VarlinkMethod {
         public var nextReason: String?
 
         public init(
-            widget: String, kind: String, policy: Policy?, entries: [Entry], nextReload: Date? = nil,
+            widget: String, kind: String, family: String, policy: Policy?, entries: [Entry], nextReload: Date? = nil,
             nextReason: String? = nil
         ) {
             self.widget = widget
             self.kind = kind
+            self.family = family
             self.policy = policy
             self.entries = entries
             self.nextReload = nextReload

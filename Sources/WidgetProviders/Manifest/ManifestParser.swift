@@ -5,13 +5,16 @@ import WidgetProtocol
 /// Turns one manifest's TOML text into a `ProviderManifest`, collecting every error it finds.
 public enum ManifestParser {
     private static let topLevelKeys = [
-        "exec", "timeout", "memory-max", "group", "owner-users", "owner-groups", "widget",
+        "exec", "timeout", "memory-max", "group", "owner-users", "owner-groups", "assets", "widget",
     ]
-    private static let widgetKeys = ["kind", "display-name", "description", "families", "parameters"]
+    private static let widgetKeys = ["kind", "display-name", "description", "families", "parameters", "views"]
     private static let parameterKeys = ["type", "title", "default", "options"]
 
-    /// Parses `text`, the content of the manifest at `path` (used for errors and to resolve a relative `exec`).
-    public static func parse(_ text: String, path: String) -> Result<ProviderManifest, ManifestErrors> {
+    /// Parses `text`, the content of the manifest at `path` (used for errors and to resolve relative paths), reading
+    /// the view files and checking the asset folder it names through `files`.
+    public static func parse(
+        _ text: String, path: String, files: any ManifestFileSystem = LocalManifestFileSystem()
+    ) -> Result<ProviderManifest, ManifestErrors> {
         let table: [String: JSONValue]
         switch tomlTable(text, path: path) {
         case .success(let parsed): table = parsed
@@ -53,12 +56,28 @@ public enum ManifestParser {
         }
         let ownerUsers = nameList(table["owner-users"], key: "owner-users", what: "user", fail: fail)
         let ownerGroups = nameList(table["owner-groups"], key: "owner-groups", what: "group", fail: fail)
+        var assets: String?
+        if let value = table["assets"] {
+            if case .string(let name) = value, !name.isEmpty {
+                let directory = ManifestPaths.resolve(name, manifestPath: path)
+                if files.kind(of: directory) == .directory {
+                    assets = directory
+                } else {
+                    fail("assets", "expected the provider's asset folder, but \(directory) is not a directory")
+                }
+            } else {
+                fail("assets", "expected the path of the provider's asset folder, found \(value.summary)")
+            }
+        }
+        let context = WidgetContext(manifestPath: path, assets: assets, files: files)
         var widgets: [WidgetKindManifest] = []
         switch table["widget"] {
         case .array(let values) where !values.isEmpty:
             var firstIndexOfKind: [String: Int] = [:]
             for (index, value) in values.enumerated() {
-                guard let widget = parseWidget(value, key: "widget[\(index)]", fail: fail) else { continue }
+                guard let widget = parseWidget(value, key: "widget[\(index)]", context: context, fail: fail,
+                                               failWith: { errors.append($0) })
+                else { continue }
                 if let first = firstIndexOfKind[widget.kind] {
                     fail("widget[\(index)].kind", "kind \"\(widget.kind)\" is already declared by widget[\(first)]")
                     continue
@@ -74,7 +93,7 @@ public enum ManifestParser {
         guard errors.isEmpty, let exec else { return .failure(ManifestErrors(errors)) }
         return .success(ProviderManifest(
             path: path, exec: exec, timeout: timeout, memoryMax: memoryMax, group: group,
-            ownerUsers: ownerUsers, ownerGroups: ownerGroups, widgets: widgets
+            ownerUsers: ownerUsers, ownerGroups: ownerGroups, assetsDirectory: assets, widgets: widgets
         ))
     }
 
@@ -152,27 +171,8 @@ public enum ManifestParser {
             fail("exec", "expected a program path, found an empty string")
             return nil
         }
-        if !argv[0].hasPrefix("/") {
-            let directory = (manifestPath as NSString).deletingLastPathComponent
-            // A manifest named by a relative path (`run-provider examples/x.toml`) is relative to the working
-            // directory.
-            let base = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
-            argv[0] = lexicallyNormalized(base + "/" + argv[0])
-        }
+        if !argv[0].hasPrefix("/") { argv[0] = ManifestPaths.resolve(argv[0], manifestPath: manifestPath) }
         return argv
-    }
-
-    /// Removes `.` and `..` components without resolving symlinks, so the path stays where the manifest says.
-    private static func lexicallyNormalized(_ path: String) -> String {
-        var components: [Substring] = []
-        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
-            switch component {
-            case ".": continue
-            case "..": if !components.isEmpty { components.removeLast() }
-            default: components.append(component)
-            }
-        }
-        return "/" + components.joined(separator: "/")
     }
 
     private static func nameList(
@@ -194,10 +194,19 @@ public enum ManifestParser {
         }
     }
 
+    /// What a widget table's `views` needs from the rest of the manifest.
+    private struct WidgetContext {
+        var manifestPath: String
+        var assets: String?
+        var files: any ManifestFileSystem
+    }
+
     private static func parseWidget(
         _ value: JSONValue,
         key: String,
-        fail: (String, String) -> Void
+        context: WidgetContext,
+        fail: (String, String) -> Void,
+        failWith: (ManifestError) -> Void
     ) -> WidgetKindManifest? {
         guard case .object(let table) = value else {
             fail(key, "expected a table, found \(value.summary)")
@@ -251,9 +260,20 @@ public enum ManifestParser {
         case let value?:
             failWidget("parameters", "expected a table of [widget.parameters.NAME] tables, found \(value.summary)")
         }
+        var views: (document: JSONValue, file: String?)?
+        if let value = table["views"] {
+            views = ManifestViewLoader.load(
+                value, key: "\(key).views", manifestPath: context.manifestPath, families: families,
+                assets: context.assets, files: context.files
+            ) { error in
+                valid = false
+                failWith(error)
+            }
+        }
         guard valid else { return nil }
         return WidgetKindManifest(
-            kind: kind, displayName: displayName, description: description, families: families, parameters: parameters
+            kind: kind, displayName: displayName, description: description, families: families, parameters: parameters,
+            views: views?.document, viewsFile: views?.file
         )
     }
 

@@ -19,6 +19,8 @@ public struct ProviderManifest: Sendable, Hashable {
     public var ownerUsers: [String]
     /// Groups whose members own the kinds.
     public var ownerGroups: [String]
+    /// The provider's asset folder (`assets`), absolute: the images its views show. Nil when it has none.
+    public var assetsDirectory: String?
     /// The widget kinds served, in file order.
     public var widgets: [WidgetKindManifest]
 
@@ -35,6 +37,7 @@ public struct ProviderManifest: Sendable, Hashable {
         group: String? = nil,
         ownerUsers: [String] = [],
         ownerGroups: [String] = [],
+        assetsDirectory: String? = nil,
         widgets: [WidgetKindManifest]
     ) {
         self.path = path
@@ -45,6 +48,7 @@ public struct ProviderManifest: Sendable, Hashable {
         self.group = group
         self.ownerUsers = ownerUsers
         self.ownerGroups = ownerGroups
+        self.assetsDirectory = assetsDirectory
         self.widgets = widgets
     }
 

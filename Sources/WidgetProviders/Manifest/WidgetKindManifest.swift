@@ -12,6 +12,10 @@ public struct WidgetKindManifest: Sendable, Hashable {
     public var families: [String]
     /// Its parameters, sorted by name.
     public var parameters: [ParameterSpec]
+    /// Its views (`views`): a view document (docs/views.md), validated when the manifest loaded. Nil when it has none.
+    public var views: JSONValue?
+    /// The view file the views came from; nil when they are inline in the manifest (or absent).
+    public var viewsFile: String?
 
     /// The families a kind supports when its manifest lists none, as WidgetKit's default.
     public static let defaultFamilies = ["systemSmall", "systemMedium", "systemLarge"]
@@ -21,13 +25,17 @@ public struct WidgetKindManifest: Sendable, Hashable {
         displayName: String? = nil,
         description: String = "",
         families: [String] = defaultFamilies,
-        parameters: [ParameterSpec] = []
+        parameters: [ParameterSpec] = [],
+        views: JSONValue? = nil,
+        viewsFile: String? = nil
     ) {
         self.kind = kind
         self.displayName = displayName ?? kind
         self.description = description
         self.families = families
         self.parameters = parameters.sorted { $0.name < $1.name }
+        self.views = views
+        self.viewsFile = viewsFile
     }
 
     /// The parameter named `name`, if declared.

@@ -81,6 +81,8 @@ public final class DaemonControlHandler: ControlHandler {
             return .reply(service.status(version: version))
         case .kinds:
             return .reply(KindsMethod.Reply(kinds: service.kinds()))
+        case .views:
+            return .reply(ViewsMethod.Reply(views: try service.views(kind: try call.parameters(ViewsMethod.self).kind)))
         case .add:
             let parameters = try call.parameters(AddMethod.self)
             try check(call, kinds: [parameters.kind], peer: peer)

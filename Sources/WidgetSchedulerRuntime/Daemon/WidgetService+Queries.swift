@@ -71,6 +71,26 @@ extension WidgetService {
         }.sorted { $0.kind < $1.kind }
     }
 
+    /// The views of every kind that has them, or of `kind` (an unknown kind is an error): the documents as the
+    /// manifests loaded them, with each provider's asset folder.
+    public func views(kind: String?) throws(ControlError) -> [ViewsMethod.KindViews] {
+        if let kind {
+            guard let manifest = manifests.manifest(forKind: kind), let widgetKind = manifest.widget(kind: kind) else {
+                throw .unknownKind(kind)
+            }
+            return widgetKind.views.map {
+                [ViewsMethod.KindViews(kind: kind, views: $0, assets: manifest.assetsDirectory)]
+            } ?? []
+        }
+        return manifests.manifests.flatMap { manifest in
+            manifest.widgets.compactMap { widgetKind in
+                widgetKind.views.map {
+                    ViewsMethod.KindViews(kind: widgetKind.kind, views: $0, assets: manifest.assetsDirectory)
+                }
+            }
+        }.sorted { $0.kind < $1.kind }
+    }
+
     /// Every entry of a widget's timeline, the current one marked, with the policy and the next reload.
     public func timeline(id: String) throws(ControlError) -> TimelineMethod.Reply {
         guard let widget = widgets[id], let schedule = scheduler.widgets[id] else { throw .unknownWidget(id) }
@@ -88,7 +108,8 @@ extension WidgetService {
                 content: JSONValue(jsonText: entry.content) ?? .null,
                 current: entry.date == current?.date && entry.relevance == current?.relevance)
         }
-        return TimelineMethod.Reply(widget: id, kind: widget.kind, policy: policy, entries: entries,
+        return TimelineMethod.Reply(widget: id, kind: widget.kind, family: widget.family, policy: policy,
+                                    entries: entries,
                                     nextReload: plan.map { now.wall(atMonotonic: $0.at) },
                                     nextReason: plan?.reason.rawValue)
     }
