@@ -92,7 +92,10 @@ let package = Package(
         .target(name: "WidgetProviderKit"),
         .target(name: "WidgetViews", dependencies: ["WidgetProtocol", "WidgetSchedulerCore"]),
         .target(name: "WidgetControlClient", dependencies: ["WidgetProtocol"]),
-        .target(name: "WidgetControl", dependencies: ["WidgetControlClient", "WidgetProtocol", "WidgetSchedulerCore"]),
+        .target(
+            name: "WidgetControl",
+            dependencies: ["WidgetControlClient", "WidgetProtocol", "WidgetSchedulerCore", "WidgetViews"]
+        ),
         // Apps link only the wire types and the client: WidgetCenterTests checks that nothing of the daemon comes in.
         .target(name: "WidgetCenter", dependencies: ["WidgetControlClient", "WidgetProtocol"]),
         .executableTarget(name: "weather-app", dependencies: ["WidgetCenter"], path: "examples/weather-app"),
@@ -137,7 +140,7 @@ let package = Package(
         .executableTarget(
             name: "widgetctl",
             dependencies: [
-                "WidgetProtocol", "WidgetControl",
+                "WidgetProtocol", "WidgetControl", "WidgetViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -158,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WidgetControlTests",
-            dependencies: ["WidgetControl", "WidgetProtocol", "widgetctl", "WidgetSchedulerTestKit"]
+            dependencies: ["WidgetControl", "WidgetProtocol", "WidgetViews", "widgetctl", "WidgetSchedulerTestKit"]
         ),
         .testTarget(name: "WidgetProviderKitTests", dependencies: ["WidgetProviderKit"]),
         .testTarget(

@@ -78,6 +78,35 @@ public final class ControlClient {
         }
     }
 
+    /// What a stream delivered: a reply, its end (with the last reply, nil when it was the empty end-of-stream reply),
+    /// or nothing before the timeout.
+    public enum StreamEvent<Reply> {
+        case reply(Reply)
+        case end(Reply?)
+        case timedOut
+    }
+
+    /// Calls a streaming method with `more: true`; read its replies with `nextReply(of:timeout:)`. For clients that
+    /// have something to do at a given time between replies (a ticking text), and otherwise sleep.
+    public func openStream<Method: VarlinkMethod>(
+        _ method: Method.Type, _ parameters: Method.Parameters
+    ) throws(ControlClientError) {
+        try send(VarlinkRequest(
+            method: method.method.qualifiedName, parameters: VarlinkCoding.parameters(parameters), more: true))
+    }
+
+    /// The stream's next reply, waiting at most `timeout` seconds (nil: as long as it takes).
+    public func nextReply<Method: VarlinkMethod>(
+        of method: Method.Type, timeout: Double?
+    ) throws(ControlClientError) -> StreamEvent<Method.Reply> {
+        guard let message = try receiveMessage(timeout: timeout, throwOnTimeout: false) else { return .timedOut }
+        let reply = try Self.decodeReply(message)
+        if let error = reply.controlError { throw .remote(error) }
+        if !reply.isContinued && (reply.parameters ?? [:]).isEmpty { return .end(nil) }
+        let decoded = try decode(Method.Reply.self, reply)
+        return reply.isContinued ? .reply(decoded) : .end(decoded)
+    }
+
     /// Sends any request and returns the raw reply (for `org.varlink.service` and tests).
     public func raw(_ request: VarlinkRequest, timeout: Double = 120) throws(ControlClientError) -> VarlinkReply {
         try send(request)
@@ -143,6 +172,13 @@ public final class ControlClient {
         try Self.decodeReply(try receiveMessage(timeout: timeout))
     }
 
+    private func receiveMessage(timeout: Double?) throws(ControlClientError) -> [UInt8] {
+        guard let message = try receiveMessage(timeout: timeout, throwOnTimeout: true) else {
+            throw .timedOut(seconds: timeout ?? 0)
+        }
+        return message
+    }
+
     private static func decodeReply(_ message: [UInt8]) throws(ControlClientError) -> VarlinkReply {
         guard let reply = try? JSONDecoder().decode(VarlinkReply.self, from: Data(message)) else {
             throw .badReply(String(decoding: message.prefix(200), as: UTF8.self))
@@ -180,7 +216,8 @@ public final class ControlClient {
         }
     }
 
-    private func receiveMessage(timeout: Double?) throws(ControlClientError) -> [UInt8] {
+    /// One message, or nil when `timeout` passed first and not `throwOnTimeout`.
+    private func receiveMessage(timeout: Double?, throwOnTimeout: Bool) throws(ControlClientError) -> [UInt8]? {
         let deadline = timeout.map { Date().addingTimeInterval($0) }
         var buffer = [UInt8](repeating: 0, count: 65536)
         // Where the search for the terminating NUL goes on: scanning the whole inbox after every read made a 27 MB
@@ -199,7 +236,10 @@ public final class ControlClient {
             var waitMilliseconds: Int32 = -1
             if let deadline {
                 let left = deadline.timeIntervalSinceNow
-                guard left > 0 else { throw .timedOut(seconds: timeout ?? 0) }
+                guard left > 0 else {
+                    if throwOnTimeout { throw .timedOut(seconds: timeout ?? 0) }
+                    return nil
+                }
                 waitMilliseconds = Int32(min(left * 1000, Double(Int32.max)).rounded(.up))
             }
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

@@ -36,6 +36,11 @@ enum Console {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// Writes `text` as it is to standard output.
+    static func write(_ text: String) {
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
     /// Writes each line to standard output.
     static func print(_ lines: [String]) {
         guard !lines.isEmpty else { return }

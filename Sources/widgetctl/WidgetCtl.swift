@@ -21,7 +21,7 @@ struct WidgetCtl: ParsableCommand {
         subcommands: [
             ListCommand.self, KindsCommand.self, StatusCommand.self, AddCommand.self, RemoveCommand.self,
             ConfigureCommand.self, OptionsCommand.self, ReloadCommand.self, TimelineCommand.self, BudgetCommand.self,
-            WatchCommand.self, StackCommand.self, DataCommand.self,
+            WatchCommand.self, ShowCommand.self, StackCommand.self, DataCommand.self,
         ]
     )
 

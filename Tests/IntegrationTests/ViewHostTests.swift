@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import WidgetProtocol
+
+/// `widgetctl show` and `widgetctl watch --format` against the real daemon: a kind's views loaded from its manifest,
+/// read through `Views`, drawn at each entry change, and (without date texts) no wake-up in between.
+@Suite("Views reach hosts")
+struct ViewHostTests {
+    /// A view of the scripted provider's content (`{"n": index}`); `ticking` adds a timer counting up from the
+    /// entry's date.
+    private static func views(ticking: Bool) -> String {
+        let timer = ticking ? #", {"type": "date", "value": "@date", "style": "timer"}"# : ""
+        return #"""
+            {"version": 1, "families": {
+              "systemSmall": {"body": {"type": "vstack", "children": [
+                {"type": "text", "text": "count"}, {"type": "text", "value": "n", "font": "title"}]}},
+              "accessoryInline": {"body": {"type": "hstack", "children": [
+                {"type": "text", "value": "n"}\#(timer)]}}
+            }}
+            """#
+    }
+
+    private static func fixture(kinds: [(name: String, ticking: Bool)]) throws -> DaemonFixture {
+        let fixture = try DaemonFixture(config: #"developer-kinds = ["plain", "ticking"]"# + "\n")
+        for kind in kinds {
+            try fixture.write(views(ticking: kind.ticking), to: "\(kind.name).views.json")
+            try fixture.addScriptedKind(kind.name, widget: """
+                families = ["systemSmall", "accessoryInline"]
+                views = "\(kind.name).views.json"
+                """)
+        }
+        try fixture.start()
+        return fixture
+    }
+
+    @Test("show draws the current entry in its family's box, its placeholder, and refuses a family without a view")
+    func showDrawsTheWidget() throws {
+        let fixture = try Self.fixture(kinds: [("plain", false)])
+        let id = try fixture.add("plain")
+        try fixture.waitUntilIdle(id)
+        let box = try fixture.widgetctlSucceeding("show", id).standardOutput
+        let lines = box.split(separator: "\n")
+        #expect(lines.count == 12)
+        #expect(lines.first?.hasPrefix("╭─ \(id) · plain ") == true)
+        #expect(box.contains("count") && box.contains(" 0 "))
+        #expect(!box.contains("\u{1B}"), "no color when the output is not a terminal")
+        let placeholder = try fixture.widgetctlSucceeding("show", id, "--placeholder").standardOutput
+        #expect(!placeholder.contains("count") && placeholder.contains("\u{2586}"))
+        let inline = try fixture.widgetctlSucceeding("show", id, "--family", "accessoryInline").standardOutput
+        #expect(inline == "0\n")
+        let refused = try fixture.widgetctl("show", id, "--family", "systemLarge")
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("kind plain has no view for systemLarge (it has: systemSmall, "
+            + "accessoryInline)"))
+    }
+
+    @Test("watch --format waybar prints a line per entry change and sleeps in between")
+    func waybarLinesFollowEntryChangesWithoutWakingUp() throws {
+        let fixture = try Self.fixture(kinds: [("plain", false)])
+        let id = try fixture.add("plain")
+        try fixture.waitUntilIdle(id)
+        let watch = try fixture.streamWidgetctl(["watch", id, "--format", "waybar"])
+        defer { watch.stop() }
+        _ = try eventually("the first line") { watch.lines.first }
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1, 2]), for: "plain")
+        _ = try fixture.widgetctlSucceeding("reload", id)
+        let lines = try eventually("three entries' lines", timeout: 15) { () -> [String]? in
+            let texts = watch.lines.map(\.text)
+            return texts.count >= 3 && texts.last?.contains(#""text":"2""#) == true ? texts : nil
+        }
+        for line in lines {
+            let fields = try #require(JSONValue(jsonText: line)?.objectValue, "a JSON object: \(line)")
+            #expect(Set(fields.keys).isSubset(of: ["text", "alt", "tooltip", "class", "percentage"]))
+            #expect(fields["class"] == .array([.string("plain")]))
+            #expect(fields["tooltip"]?.stringValue?.hasPrefix("count") == true)
+        }
+        #expect(lines.map { JSONValue(jsonText: $0)?.objectValue?["text"] }.suffix(3)
+            == [.string("0"), .string("1"), .string("2")])
+        // No text ticks and the entry no longer changes: the process must not run at all (P3's count: voluntary
+        // and involuntary context switches of every thread).
+        let before = try Self.contextSwitches(of: watch.process.pid)
+        Thread.sleep(forTimeInterval: 2)
+        let after = try Self.contextSwitches(of: watch.process.pid)
+        #expect(after - before == 0, "an idle watch woke up \(after - before) times in 2 s")
+        #expect(watch.lines.count == lines.count, "nothing printed without a change")
+    }
+
+    @Test("watch --format text prints a timer text again each second")
+    func aTimerTextIsPrintedEachSecond() throws {
+        let fixture = try Self.fixture(kinds: [("ticking", true)])
+        let id = try fixture.add("ticking")
+        try fixture.waitUntilIdle(id)
+        let watch = try fixture.streamWidgetctl(["watch", id, "--format", "text"])
+        defer { watch.stop() }
+        let lines = try eventually("four lines", timeout: 15) { () -> [String]? in
+            let texts = watch.lines.map(\.text)
+            return texts.count >= 4 ? texts : nil
+        }
+        // "0 m:ss", counting up from the entry's date: each line a later second than the one before.
+        let seconds = lines.compactMap { line -> Int? in
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, parts[0] == "0" else { return nil }
+            let clock = parts[1].split(separator: ":").compactMap { Int($0) }
+            return clock.count == 2 ? clock[0] * 60 + clock[1] : nil
+        }
+        #expect(seconds.count == lines.count, "every line is the number and a timer: \(lines)")
+        #expect(zip(seconds, seconds.dropFirst()).allSatisfy { $0 < $1 }, "a new second each line: \(lines)")
+    }
+
+    /// Context switches of every thread of `pid`, as P3 counts them.
+    static func contextSwitches(of pid: pid_t) throws -> Int {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        return try tasks.reduce(0) { total, task in
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+            return total + status.split(separator: "\n").filter { $0.contains("ctxt_switches:") }
+                .compactMap { Int($0.split(separator: "\t").last ?? "") }.reduce(0, +)
+        }
+    }
+}
