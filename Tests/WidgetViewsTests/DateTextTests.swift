@@ -87,3 +87,21 @@ private let date: Int64 = 1_795_687_200_000
 }
 
 import Foundation
+
+@Suite struct TextWrapTests {
+    /// The byte-wise wrap of ASCII text breaks exactly where the character-wise wrap does.
+    @Test(arguments: [
+        "The important thing is not to stop questioning.", "  leading and trailing  ", "averyveryverylongwordindeed ok",
+        "a b c d e f g h i j k l m n o p", "word  word   word    word", "x", "",
+        "Somewhere, something incredible is waiting to be known.",
+    ])
+    func asciiWrappingAgreesWithCharacterWrapping(text: String) {
+        for width in 1...24 {
+            for maxLines in 1...4 {
+                #expect(TextWrap.asciiLines(Array(text.utf8), width: width, maxLines: maxLines)
+                    == TextWrap.characterLines(text, width: width, maxLines: maxLines),
+                    "\"\(text)\" width \(width), \(maxLines) lines")
+            }
+        }
+    }
+}

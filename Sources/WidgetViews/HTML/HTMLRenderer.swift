@@ -65,10 +65,15 @@ private struct HTMLWriter {
         switch widget.background {
         case nil: break
         case .color(let color)?:
-            output += " wv-bg wv-bg-" + color.rawValue
+            output += " wv-bg wv-bg-"
+            output += color.rawValue
         case .gradient(let from, let to, let direction)?:
-            output += " wv-bg wv-grad wv-from-" + from.rawValue + " wv-to-" + to.rawValue + " wv-dir-"
-                + direction.rawValue
+            output += " wv-bg wv-grad wv-from-"
+            output += from.rawValue
+            output += " wv-to-"
+            output += to.rawValue
+            output += " wv-dir-"
+            output += direction.rawValue
         }
         if widget.placeholder { output += " wv-placeholder" }
         output += "\">"
@@ -89,7 +94,10 @@ private struct HTMLWriter {
         case .stack(let stack): self.stack(stack)
         case .spacer(let minLength):
             output += "<div class=\"wv-spacer"
-            if minLength > 0 { output += " wv-min-" + String(minLength) }
+            if minLength > 0 {
+                output += " wv-min-"
+                output += String(minLength)
+            }
             output += "\"></div>"
         case .text(let text): self.text(text)
         case .gauge(let gauge):
@@ -124,14 +132,19 @@ private struct HTMLWriter {
     private mutating func stack(_ stack: ResolvedStack) {
         switch stack.axis {
         case .vertical:
-            output += "<div class=\"wv-v wv-a-" + stack.alignment.horizontal.rawValue
+            output += "<div class=\"wv-v wv-a-"
+            output += stack.alignment.horizontal.rawValue
         case .horizontal:
-            output += "<div class=\"wv-h wv-a-" + stack.alignment.vertical.rawValue
+            output += "<div class=\"wv-h wv-a-"
+            output += stack.alignment.vertical.rawValue
         case .depth:
-            output += "<div class=\"wv-z wv-zh-" + stack.alignment.horizontal.rawValue + " wv-zv-"
-                + stack.alignment.vertical.rawValue
+            output += "<div class=\"wv-z wv-zh-"
+            output += stack.alignment.horizontal.rawValue
+            output += " wv-zv-"
+            output += stack.alignment.vertical.rawValue
         }
-        output += " wv-gap-" + String(stack.spacing)
+        output += " wv-gap-"
+        output += String(stack.spacing)
         if stack.expandsHorizontally { output += " wv-xh" }
         if stack.expandsVertically { output += " wv-xv" }
         output += "\">"
@@ -141,13 +154,26 @@ private struct HTMLWriter {
 
     private mutating func text(_ text: ResolvedText) {
         let element = text.date != nil ? "time" : "span"
-        output += "<" + element + " class=\"wv-text wv-f-" + text.font.rawValue
-        if let limit = text.lineLimit { output += " wv-ll-" + String(limit) }
-        if let color = text.color { output += " wv-c-" + color.rawValue }
+        output += "<"
+        output += element
+        output += " class=\"wv-text wv-f-"
+        output += text.font.rawValue
+        if let limit = text.lineLimit {
+            output += " wv-ll-"
+            output += String(limit)
+        }
+        if let color = text.color {
+            output += " wv-c-"
+            output += color.rawValue
+        }
         if text.redacted { output += " wv-redacted" }
         output += "\""
         if let date = text.date {
-            output += " datetime=\"" + date.datetime + "\" data-style=\"" + date.style.rawValue + "\""
+            output += " datetime=\""
+            output += date.datetime
+            output += "\" data-style=\""
+            output += date.style.rawValue
+            output += "\""
             if date.isNow { output += " data-now=\"\"" }
             if let zone = date.timeZone {
                 output += " data-tz=\""
@@ -159,13 +185,20 @@ private struct HTMLWriter {
         if text.redacted { output += " aria-hidden=\"true\"" }
         output += ">"
         escape(text.text)
-        output += "</" + element + ">"
+        output += "</"
+        output += element
+        output += ">"
     }
 
     private mutating func meterAttributes(_ gauge: ResolvedGauge) {
         if let value = gauge.value, let minimum = gauge.minimum, let maximum = gauge.maximum {
-            output += " aria-valuemin=\"" + NumberText.plain(minimum) + "\" aria-valuemax=\""
-                + NumberText.plain(maximum) + "\" aria-valuenow=\"" + NumberText.plain(value) + "\""
+            output += " aria-valuemin=\""
+            output += NumberText.plain(minimum)
+            output += "\" aria-valuemax=\""
+            output += NumberText.plain(maximum)
+            output += "\" aria-valuenow=\""
+            output += NumberText.plain(value)
+            output += "\""
         }
         if let label = gauge.label {
             output += " aria-label=\""
@@ -176,15 +209,19 @@ private struct HTMLWriter {
 
     private mutating func ring(_ gauge: ResolvedGauge) {
         output += "<div class=\"wv-gauge"
-        if let color = gauge.color { output += " wv-c-" + color.rawValue }
+        if let color = gauge.color {
+            output += " wv-c-"
+            output += color.rawValue
+        }
         if gauge.fraction == nil { output += " wv-redacted-gauge" }
         output += "\" role=\"meter\""
         meterAttributes(gauge)
         let percent = NumberText.fixed((gauge.fraction ?? 0) * 100, decimals: 1, trim: true, grouping: false)
         output += "><svg class=\"wv-ring\" viewBox=\"0 0 36 36\" aria-hidden=\"true\">"
-            + "<circle class=\"wv-ring-track\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\"/>"
-            + "<circle class=\"wv-ring-fill\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\" stroke-dasharray=\""
-            + percent + " 100\"/></svg>"
+        output += "<circle class=\"wv-ring-track\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\"/>"
+        output += "<circle class=\"wv-ring-fill\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\" stroke-dasharray=\""
+        output += percent
+        output += " 100\"/></svg>"
         if let value = gauge.valueText {
             output += "<span class=\"wv-gauge-value\">"
             escape(value)
@@ -200,7 +237,10 @@ private struct HTMLWriter {
 
     private mutating func bar(_ gauge: ResolvedGauge) {
         output += "<div class=\"wv-progress wv-xh"
-        if let color = gauge.color { output += " wv-c-" + color.rawValue }
+        if let color = gauge.color {
+            output += " wv-c-"
+            output += color.rawValue
+        }
         output += "\">"
         if let label = gauge.label {
             output += "<span class=\"wv-progress-label\">"
@@ -210,7 +250,8 @@ private struct HTMLWriter {
         output += "<progress class=\"wv-bar"
         if gauge.fraction == nil { output += " wv-redacted-gauge" }
         output += "\" max=\"1\" value=\""
-            + NumberText.fixed(gauge.fraction ?? 0, decimals: 4, trim: true, grouping: false) + "\""
+        output += NumberText.fixed(gauge.fraction ?? 0, decimals: 4, trim: true, grouping: false)
+        output += "\""
         meterAttributes(gauge)
         output += "></progress>"
         if let value = gauge.valueText {
@@ -225,21 +266,31 @@ private struct HTMLWriter {
         let size = " wv-img-" + image.size.rawValue
         switch image.picture {
         case .symbol(let symbol):
-            output += "<span class=\"wv-sym" + size
-            if let color = image.color { output += " wv-c-" + color.rawValue }
+            output += "<span class=\"wv-sym"
+            output += size
+            if let color = image.color {
+                output += " wv-c-"
+                output += color.rawValue
+            }
             output += "\" role=\"img\" aria-label=\""
             escape(image.label ?? symbol.rawValue)
-            output += "\">" + symbol.glyph + "</span>"
+            output += "\">"
+            output += symbol.glyph
+            output += "</span>"
         case .asset(let name) where options.assetBaseURL != nil:
             let base = options.assetBaseURL ?? ""
-            output += "<img class=\"wv-img" + size + "\" src=\""
+            output += "<img class=\"wv-img"
+            output += size
+            output += "\" src=\""
             escape(base + name.split(separator: "/").map { URLTemplate.percentEncoded(String($0)) }
                 .joined(separator: "/"))
             output += "\" alt=\""
             escape(image.label ?? "")
             output += "\">"
         case .asset, .missing:
-            output += "<span class=\"wv-img-missing" + size + "\" aria-hidden=\"true\"></span>"
+            output += "<span class=\"wv-img-missing"
+            output += size
+            output += "\" aria-hidden=\"true\"></span>"
         }
     }
 

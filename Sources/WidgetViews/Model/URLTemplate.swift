@@ -101,21 +101,32 @@ public struct URLTemplate: Sendable, Hashable, CustomStringConvertible {
 
     /// `text` with every byte outside RFC 3986's unreserved set percent-encoded.
     static func percentEncoded(_ text: String) -> String {
-        var output = ""
+        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(text.utf8.count * 3)
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let digits = Array("0123456789ABCDEF".unicodeScalars)
-                output.unicodeScalars.append("%")
-                output.unicodeScalars.append(digits[Int(byte >> 4)])
-                output.unicodeScalars.append(digits[Int(byte & 0x0F)])
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else {
+                output.append(UInt8(ascii: "%"))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+             UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 
     private static func isURLScalar(_ scalar: Unicode.Scalar) -> Bool {

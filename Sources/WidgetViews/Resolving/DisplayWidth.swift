@@ -15,7 +15,10 @@ public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if first.value < 0x80 { return 1 }
+        // Latin-1, and the box drawing, block and geometric shapes the renderers draw with: one column, no lookup.
+        if first.value < 0x300 || (0x2500...0x25FC).contains(first.value) {
+            return scalars.count > 1 && scalars.contains(where: { $0.value == 0xFE0F }) ? 2 : 1
+        }
         if scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
         if isWide(first) { return 2 }
         switch first.properties.generalCategory {

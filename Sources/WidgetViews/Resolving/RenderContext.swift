@@ -26,16 +26,49 @@ public struct RenderContext: Sendable {
     }
 
     /// Foundation's zone of an IANA name, refusing names that are not plain `Area/Place` identifiers (Foundation
-    /// would otherwise read a file named by the content).
+    /// would otherwise read a file named by the content). Zones are kept once found: a clock's zone is looked up at
+    /// each of its renderings.
     public static let zoneNamed: @Sendable (String) -> TimeZone? = { name in
+        zoneCache.zone(name) { lookUpZone($0) }
+    }
+
+    private static let zoneCache = ZoneCache()
+
+    private static func lookUpZone(_ name: String) -> TimeZone? {
         guard !name.isEmpty, name.utf8.count <= 64, !name.hasPrefix("/"), !name.contains(".."),
               name.utf8.allSatisfy({ byte in
-                  (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                      || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                      || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                      || [UInt8(ascii: "/"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "+")].contains(byte)
+                  switch byte {
+                  case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                       UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+                       UInt8(ascii: "+"):
+                      return true
+                  default:
+                      return false
+                  }
               })
         else { return nil }
         return TimeZone(identifier: name)
+    }
+}
+
+/// Time zones found by name, shared by every rendering (a lock guards it: hosts may render on several threads).
+private final class ZoneCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var zones: [String: TimeZone?] = [:]
+    /// The most names kept, so content cannot grow the cache without bound.
+    private let limit = 512
+
+    func zone(_ name: String, lookUp: (String) -> TimeZone?) -> TimeZone? {
+        lock.lock()
+        if let known = zones[name] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let zone = lookUp(name)
+        lock.lock()
+        if zones.count < limit { zones[name] = zone }
+        lock.unlock()
+        return zone
     }
 }

@@ -3,7 +3,11 @@
 /// dropped, so text cannot reorder what follows it.
 public enum Sanitized {
     public static func text(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsWork) else { return text }
+        // Only these bytes start a control character (C0, DEL, C1 as C2 80-9F) or a bidirectional control (E2 80 AA-AE,
+        // E2 81 A6-A9): text without them, nearly all of it, is returned as it is.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }),
+              text.unicodeScalars.contains(where: needsWork)
+        else { return text }
         var output = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             if isControl(scalar) {

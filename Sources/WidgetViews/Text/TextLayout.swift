@@ -54,7 +54,7 @@ struct TextLayout {
     // MARK: - Stacks
 
     private func vertical(_ stack: ResolvedStack, width: Int, height: Int) -> Laid {
-        let children = stack.children.filter { $0 != .empty }
+        let children = stack.children.contains(.empty) ? stack.children.filter { $0 != .empty } : stack.children
         guard !children.isEmpty else { return .nothing }
         let gap = Self.verticalGap(stack.spacing)
         var heights: [Int] = []
@@ -115,7 +115,7 @@ struct TextLayout {
     }
 
     private func horizontal(_ stack: ResolvedStack, width: Int, height: Int) -> Laid {
-        let children = stack.children.filter { $0 != .empty }
+        let children = stack.children.contains(.empty) ? stack.children.filter { $0 != .empty } : stack.children
         guard !children.isEmpty else { return .nothing }
         let gap = Self.horizontalGap(stack.spacing)
         var widths: [Int] = []
@@ -329,14 +329,25 @@ struct TextLayout {
 
     /// The SGR parameters of a text's look: bold titles and headlines, dim captions, its color, grey bars.
     static func style(font: Font, color: NamedColor?, redacted: Bool) -> TextCanvas.Style {
-        if redacted { return TextCanvas.Style(sgr: "90") }
-        var parts: [String] = []
-        switch font {
-        case .title, .headline: parts.append("1")
-        case .caption: parts.append("2")
-        case .body, .monospaced: break
+        if redacted { return redactedStyle }
+        let fontIndex = Font.allCases.firstIndex(of: font) ?? 0
+        let colorIndex = color.flatMap { NamedColor.allCases.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+        return styles[fontIndex * (NamedColor.allCases.count + 1) + colorIndex]
+    }
+
+    private static let redactedStyle = TextCanvas.Style(sgr: "90")
+
+    /// Every font and color's style, made once: a thousand boxes draw thousands of texts.
+    private static let styles: [TextCanvas.Style] = Font.allCases.flatMap { font in
+        ([nil] + NamedColor.allCases.map(Optional.some)).map { color -> TextCanvas.Style in
+            var parts: [String] = []
+            switch font {
+            case .title, .headline: parts.append("1")
+            case .caption: parts.append("2")
+            case .body, .monospaced: break
+            }
+            if let color, !color.ansi.isEmpty, !parts.contains(color.ansi) { parts.append(color.ansi) }
+            return TextCanvas.Style(sgr: parts.joined(separator: ";"))
         }
-        if let color, !color.ansi.isEmpty, !parts.contains(color.ansi) { parts.append(color.ansi) }
-        return TextCanvas.Style(sgr: parts.joined(separator: ";"))
     }
 }

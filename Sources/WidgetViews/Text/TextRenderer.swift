@@ -36,6 +36,18 @@ public enum TextRenderer {
         if widget.family.isInline {
             return [InlineRenderer.line(widget, color: options.color, maxWidth: widget.family.textGrid.columns)]
         }
+        return canvas(widget, options: options).lines(color: options.color)
+    }
+
+    /// The widget's lines as one text, each line ended by a newline: what a terminal host prints.
+    public static func text(_ widget: ResolvedWidget, options: Options = Options()) -> String {
+        if widget.family.isInline {
+            return InlineRenderer.line(widget, color: options.color, maxWidth: widget.family.textGrid.columns) + "\n"
+        }
+        return canvas(widget, options: options).text(color: options.color)
+    }
+
+    private static func canvas(_ widget: ResolvedWidget, options: Options) -> TextCanvas {
         let grid = widget.family.textGrid
         // Accessories have no margins of their own on a Lock Screen; one column keeps their text off the border.
         let paddingColumns = widget.family.isAccessory ? 1 : TextLayout.columns(widget.padding)
@@ -53,19 +65,24 @@ public enum TextRenderer {
                          limit: inset + paddingColumns + innerWidth, style: run.style)
         }
         if options.border { drawBorder(&canvas, widget: widget, title: options.title) }
-        return canvas.lines(color: options.color)
+        return canvas
     }
 
     private static func drawBorder(_ canvas: inout TextCanvas, widget: ResolvedWidget, title: String?) {
-        let style = TextCanvas.Style(sgr: widget.background.map { $0.dominantColor.ansi } ?? "2")
+        let style = canvas.styleNumber(TextCanvas.Style(sgr: widget.background.map { $0.dominantColor.ansi } ?? "2"))
         let width = canvas.width
         let height = canvas.height
-        let horizontal = String(repeating: "\u{2500}", count: width - 2)
-        canvas.write("\u{256D}" + horizontal + "\u{256E}", x: 0, y: 0, limit: width, style: style)
-        canvas.write("\u{2570}" + horizontal + "\u{256F}", x: 0, y: height - 1, limit: width, style: style)
+        for column in 1..<(width - 1) {
+            canvas.put("\u{2500}", x: column, y: 0, style: style)
+            canvas.put("\u{2500}", x: column, y: height - 1, style: style)
+        }
+        canvas.put("\u{256D}", x: 0, y: 0, style: style)
+        canvas.put("\u{256E}", x: width - 1, y: 0, style: style)
+        canvas.put("\u{2570}", x: 0, y: height - 1, style: style)
+        canvas.put("\u{256F}", x: width - 1, y: height - 1, style: style)
         for row in 1..<(height - 1) {
-            canvas.write("\u{2502}", x: 0, y: row, limit: width, style: style)
-            canvas.write("\u{2502}", x: width - 1, y: row, limit: width, style: style)
+            canvas.put("\u{2502}", x: 0, y: row, style: style)
+            canvas.put("\u{2502}", x: width - 1, y: row, style: style)
         }
         if let title, width > 6 {
             let text = " " + TextWrap.truncated(Sanitized.text(title), width: width - 6) + " "

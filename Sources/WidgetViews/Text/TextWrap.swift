@@ -8,6 +8,14 @@ enum TextWrap {
         guard width > 0, maxLines > 0 else { return [] }
         let total = DisplayWidth.of(text)
         if total <= width { return [text] }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return asciiLines(Array(text.utf8), width: width, maxLines: maxLines) }
+        return characterLines(text, width: width, maxLines: maxLines)
+    }
+
+    /// `lines` on characters, for any text.
+    static func characterLines(_ text: String, width: Int, maxLines: Int) -> [String] {
+        guard width > 0, maxLines > 0 else { return [] }
+        if DisplayWidth.of(text) <= width { return [text] }
         var lines: [String] = []
         var rest = Substring(text)
         while !rest.isEmpty {
@@ -18,6 +26,40 @@ enum TextWrap {
             let (line, remainder) = breakLine(rest, width: width)
             lines.append(line)
             rest = remainder
+        }
+        return lines
+    }
+
+    /// `lines` for ASCII text, on its bytes: a byte is a column, so no grapheme needs finding.
+    static func asciiLines(_ bytes: [UInt8], width: Int, maxLines: Int) -> [String] {
+        guard width > 0, maxLines > 0 else { return [] }
+        if bytes.count <= width { return [String(decoding: bytes, as: UTF8.self)] }
+        let space = UInt8(ascii: " ")
+        var lines: [String] = []
+        var start = 0
+        while start < bytes.count {
+            if lines.count == maxLines - 1 {
+                if bytes.count - start <= width {
+                    lines.append(String(decoding: bytes[start...], as: UTF8.self))
+                } else {
+                    var end = start + width - 1
+                    while end > start && bytes[end - 1] == space { end -= 1 }
+                    lines.append(String(decoding: bytes[start..<end], as: UTF8.self) + ellipsis)
+                }
+                return lines
+            }
+            if bytes.count - start <= width {
+                lines.append(String(decoding: bytes[start...], as: UTF8.self))
+                break
+            }
+            // Break at the last space that keeps the line within the width, else inside the word.
+            var cut = start + width
+            if bytes[cut] != space, let space = bytes[(start + 1)..<cut].lastIndex(of: space) { cut = space }
+            var end = cut
+            while end > start && bytes[end - 1] == space { end -= 1 }
+            lines.append(String(decoding: bytes[start..<end], as: UTF8.self))
+            start = cut
+            while start < bytes.count && bytes[start] == space { start += 1 }
         }
         return lines
     }
