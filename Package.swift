@@ -148,7 +148,9 @@ let package = Package(
             name: "WidgetSchedulerCoreTests", dependencies: ["WidgetSchedulerCore", "WidgetSchedulerCoreTestKit"]
         ),
         .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol", "WidgetSchedulerCoreTestKit"]),
-        .testTarget(name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol", "CSpawn"]),
+        .testTarget(
+            name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol", "WidgetViews", "CSpawn"]
+        ),
         .executableTarget(
             name: "systemdkit-probe",
             dependencies: ["SystemdKit", .product(name: "Logging", package: "swift-log")],

@@ -7,6 +7,7 @@ import PackageDescription
 //                       list, decision)
 //   runner-bench        ProviderRunner against the bare C loop (runner.sh)
 //   state-bench         the SQLite state store at P2's scale and under kill -9
+//   views-bench         issue 31's rendering: 1 000 widgets' current entries to HTML and text, against JSON
 //   BenchmarkToolTests  daemon-bench's own parts (its options, byte search, raw Varlink client)
 // Build and test: swift build --package-path Benchmarks; swift test --package-path Benchmarks.
 let package = Package(
@@ -31,6 +32,13 @@ let package = Package(
         .executableTarget(
             name: "state-bench",
             dependencies: [.product(name: "WidgetSchedulerInternals", package: "widget-scheduler")]
+        ),
+        .executableTarget(
+            name: "views-bench",
+            dependencies: [
+                .product(name: "WidgetViews", package: "widget-scheduler"),
+                .product(name: "WidgetSchedulerInternals", package: "widget-scheduler"),
+            ]
         ),
         .testTarget(
             name: "BenchmarkToolTests",
