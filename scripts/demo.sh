@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's demo: set up, build, boot a throw-away systemd (nothing on the host changes), install the build,
-# `systemctl start widget-scheduler`, add the example widgets, and show what a user sees: widgetctl list, a reload
-# with its decision, an app's side (the Swift weather-app example, the Python SDK), a few seconds of widgetctl watch,
-# journalctl excerpts explained by the catalog, and the web home screen (widget-host) photographed by headless
-# Chromium: the script prints where the picture is.
+# `systemctl start widget-scheduler`, add the example widgets, and show what a user sees: widgetctl list, each widget
+# drawn with its view (widgetctl show), status bar lines, a reload with its decision, an app's side (the Swift
+# weather-app example, the Python SDK), a few seconds of widgetctl watch, journalctl excerpts explained by the
+# catalog, and the web home screen (widget-host) photographed by headless Chromium: the script prints where the
+# picture is.
 #
 # Needs root and systemd-nspawn (scripts/setup.sh installs it). Without root, it replays a two-day scenario through
 # the scheduler's core instead (widget-scheduler simulate).
@@ -31,11 +32,36 @@ exec Tests/System/sdbox.sh "${binds[@]}" -- env BUILD_DIR="$bin" bash -c '
     start_widget_scheduler "minimum-interval = 300"
     show systemctl --no-pager status widget-scheduler.service | head -12
     show widgetctl kinds
-    for kind in weather quote system clock; do
-        widgetctl kinds --json | grep -q "\"kind\" : \"$kind\"" && show widgetctl add --kind "$kind"
+    ids=()
+    for kind in weather quote system clock countdown trivial; do
+        widgetctl kinds --json | grep -q "\"kind\" : \"$kind\"" || continue
+        printf "\n\033[1m\$ widgetctl add --kind %s\033[0m\n" "$kind"
+        id=$(widgetctl add --kind "$kind")
+        echo "$id"
+        ids+=("$id")
     done
+    # A countdown ten minutes away: its timer text ticks each second with no entry a second.
+    if widgetctl kinds --json | grep -q "\"kind\" : \"countdown\""; then
+        until=$(date -u -d "+10 min" +%Y-%m-%dT%H:%M:%SZ)
+        printf "\n\033[1m\$ widgetctl add --kind countdown --param until=%s --param title=Tea\033[0m\n" "$until"
+        tea=$(widgetctl add --kind countdown --param "until=$until" --param title=Tea)
+        echo "$tea"
+    fi
     sleep 1
     show widgetctl list
+    # What each widget looks like: the view of its kind, drawn from its current entry (docs/views.md).
+    for id in "${ids[@]}"; do show widgetctl show "$id" --color always; done
+    show widgetctl show "${ids[0]}" --family systemMedium --color always
+    show widgetctl show "${ids[0]}" --family accessoryInline --color always
+    show widgetctl show "${ids[1]}" --placeholder --color always
+    [ -n "${tea:-}" ] && show widgetctl show "$tea" --family systemMedium --color always
+    # Status bar lines (docs/hosts.md): the clock prints a line a minute, the timer of the countdown one a second.
+    printf "\n\033[1m\$ widgetctl watch %s --format waybar   (3 seconds)\033[0m\n" "${ids[3]:-${ids[0]}}"
+    timeout 3 widgetctl watch "${ids[3]:-${ids[0]}}" --format waybar || true
+    if [ -n "${tea:-}" ]; then
+        printf "\n\033[1m\$ widgetctl watch %s --format i3blocks   (3 seconds)\033[0m\n" "$tea"
+        timeout 3 widgetctl watch "$tea" --format i3blocks || true
+    fi
     show widgetctl reload --kind weather
     show widgetctl reload --kind weather --json
     show widgetctl budget --kind weather

@@ -136,8 +136,9 @@ PYTHON
 fi
 
 # --- example providers ------------------------------------------------------------------------------------------------
-# examples/NAME/ -> $PREFIX/lib/widget-providers/NAME/, its manifests -> $PREFIX/share/widget-scheduler/providers/,
-# with every "./..." path on the manifest's exec line made absolute. A program named by exec that is not in the
+# examples/NAME/ -> $PREFIX/lib/widget-providers/NAME/ (with its view files and asset folder), its manifests ->
+# $PREFIX/share/widget-scheduler/providers/, with every "./..." path on the manifest's exec, views and assets lines
+# made absolute. A program named by exec that is not in the
 # example folder (a compiled provider) is taken from BUILD_DIR; if it was not built, that manifest is skipped.
 installed_manifests=0
 for example in examples/*/; do
@@ -150,6 +151,10 @@ for example in examples/*/; do
         if [ -x "$file" ]; then put 0755 "$file" "$target/$(basename "$file")"
         else put 0644 "$file" "$target/$(basename "$file")"; fi
     done
+    # Asset folders (the images the views show), file by file.
+    while IFS= read -r -d '' file; do
+        put 0644 "$file" "$target/${file#"$example"}"
+    done < <(find "$example" -mindepth 2 -type f -print0)
     for manifest in "$example"*.toml; do
         exec_line=$(grep -E '^[[:space:]]*exec[[:space:]]*=' "$manifest" | head -n 1) \
             || die "$manifest: no exec line"
@@ -168,7 +173,7 @@ for example in examples/*/; do
             continue
         fi
         tmp=$(mktemp)
-        sed -E "/^[[:space:]]*exec[[:space:]]*=/ s|\"\./|\"$target/|g" "$manifest" > "$tmp"
+        sed -E "/^[[:space:]]*(exec|views|assets)[[:space:]]*=/ s|\"\./|\"$target/|g" "$manifest" > "$tmp"
         put 0644 "$tmp" "$MANIFESTDIR/$(basename "$manifest")"
         rm -f "$tmp"
         installed_manifests=$((installed_manifests + 1))

@@ -3,6 +3,7 @@ import Testing
 import WidgetProtocol
 import WidgetProviders
 import WidgetSchedulerCore
+import WidgetViews
 
 /// The repository's `examples/` folder, found from this file's path.
 private let examplesDirectory = URL(fileURLWithPath: #filePath)
@@ -67,6 +68,26 @@ func scriptExampleAnswersValidTimeline(_ path: String) throws {
     #expect(!timeline.entries.isEmpty)
     for (earlier, later) in zip(timeline.entries, timeline.entries.dropFirst()) {
         #expect(later.date.timeIntervalSince(earlier.date) >= 300)
+    }
+}
+
+@Test("every example kind has a view for each of its families, drawing its timeline without a missing field",
+      arguments: scriptManifests)
+func scriptExamplesDrawEveryFamily(_ path: String) throws {
+    let manifest = try loadManifest(path)
+    let kind = manifest.widgets[0]
+    let document = try ViewDocument(json: try #require(kind.views, "\(kind.kind) has no views"))
+    #expect(document.sortedFamilies.map(\.rawValue).sorted() == kind.families.sorted())
+    let (_, stdout) = try run(manifest, request(.timeline, for: manifest))
+    let timeline = try ProviderAnswerDecoder.timeline(from: stdout).get()
+    for entry in timeline.entries {
+        let content = JSONValue(jsonText: entry.content) ?? .null
+        for family in document.sortedFamilies {
+            let view = try #require(document.view(for: family))
+            let context = RenderContext(now: entry.date, entryDate: entry.date)
+            let widget = Resolver.resolve(view, family: family, content: content, context: context)
+            #expect(widget.problems.isEmpty, "\(kind.kind) \(family.rawValue): \(widget.problems)")
+        }
     }
 }
 

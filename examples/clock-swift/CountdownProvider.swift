@@ -4,9 +4,15 @@ import WidgetProviderKit
 struct CountdownEntry: TimelineEntry {
     let date: Date
     let title: String
+    /// The date counted down to: the views' timer text counts to it each second, with no entry a second.
+    let target: Date
     /// "3d 4h 05m", or "now" once the target has passed.
     let remaining: String
-    let isFinished: Bool
+    /// True within a day of the target (the small view then shows a timer, not "in 12 days"); absent otherwise,
+    /// as the views' `if` tests a field's presence.
+    let near: Bool?
+    /// True once the target has passed; absent before.
+    let finished: Bool?
     let relevance: TimelineEntryRelevance?
 }
 
@@ -17,7 +23,8 @@ struct CountdownProvider: TimelineProvider {
     private static let horizon: TimeInterval = 86_400
 
     func placeholder(in context: Context) -> CountdownEntry {
-        CountdownEntry(date: context.now, title: "Countdown", remaining: "1d 0h 00m", isFinished: false, relevance: nil)
+        CountdownEntry(date: context.now, title: "Countdown", target: context.now.addingTimeInterval(Self.horizon),
+                       remaining: "1d 0h 00m", near: nil, finished: nil, relevance: nil)
     }
 
     func snapshot(in context: Context) async -> CountdownEntry {
@@ -57,12 +64,13 @@ struct CountdownProvider: TimelineProvider {
     private func entry(at date: Date, target: Date, title: String) -> CountdownEntry {
         let seconds = Int(target.timeIntervalSince(date).rounded())
         guard seconds > 0 else {
-            return CountdownEntry(date: date, title: title, remaining: "now", isFinished: true,
-                                  relevance: TimelineEntryRelevance(score: 100, duration: 3600))
+            return CountdownEntry(date: date, title: title, target: target, remaining: "now", near: true,
+                                  finished: true, relevance: TimelineEntryRelevance(score: 100, duration: 3600))
         }
         let minutes = (seconds + 59) / 60
         let remaining = String(format: "%dd %dh %02dm", minutes / 1440, minutes / 60 % 24, minutes % 60)
         let relevance = seconds <= 3600 ? TimelineEntryRelevance(score: Float(60 - seconds / 60)) : nil
-        return CountdownEntry(date: date, title: title, remaining: remaining, isFinished: false, relevance: relevance)
+        return CountdownEntry(date: date, title: title, target: target, remaining: remaining,
+                              near: seconds <= Int(Self.horizon) ? true : nil, finished: nil, relevance: relevance)
     }
 }

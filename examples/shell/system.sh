@@ -1,5 +1,5 @@
 #!/bin/sh
-# System load and uptime: a POSIX sh widget provider (protocol v1).
+# System load, memory and uptime: a POSIX sh widget provider (protocol v1).
 # It runs one `date` and otherwise only shell builtins, so it answers in a few milliseconds.
 set -u
 
@@ -25,10 +25,28 @@ uptime_seconds=null
 load1=null; load5=null; load15=null
 if [ -r /proc/uptime ]; then read -r uptime_seconds _ < /proc/uptime; fi
 if [ -r /proc/loadavg ]; then read -r load1 load5 load15 _ < /proc/loadavg; fi
+# Processors (the load gauge's maximum) and the share of memory in use, from /proc with the builtin read.
+cpus=null
+if [ -r /proc/cpuinfo ]; then
+    count=0
+    while IFS= read -r line; do case $line in processor*) count=$((count + 1)) ;; esac; done < /proc/cpuinfo
+    [ "$count" -gt 0 ] && cpus=$count
+fi
+memory_used=null
+if [ -r /proc/meminfo ]; then
+    total=0; available=0
+    while read -r name value _; do
+        case $name in MemTotal:) total=$value ;; MemAvailable:) available=$value ;; esac
+    done < /proc/meminfo
+    if [ "$total" -gt 0 ]; then
+        permille=$(((total - available) * 1000 / total))
+        memory_used=$(printf '%d.%03d' $((permille / 1000)) $((permille % 1000)))
+    fi
+fi
 
 entry() {
-    printf '{"date":"%s","content":{"uptime":%s,"load1":%s,"load5":%s,"load15":%s}}' \
-        "$(rfc3339 "$now")" "$uptime_seconds" "$load1" "$load5" "$load15"
+    printf '{"date":"%s","content":{"uptime":%s,"load1":%s,"load5":%s,"load15":%s,"cpus":%s,"memoryUsed":%s}}' \
+        "$(rfc3339 "$now")" "$uptime_seconds" "$load1" "$load5" "$load15" "$cpus" "$memory_used"
 }
 
 case $request in

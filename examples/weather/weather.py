@@ -14,7 +14,7 @@ the data flow, not meteorology.
 """
 import math
 import zlib
-from datetime import timedelta
+from datetime import timedelta, timezone
 
 from widgetkit import Entry, Option, Timeline, TimelineProvider, at_end, main
 
@@ -24,13 +24,30 @@ HOURS_AHEAD = 6
 CITIES = ["Amsterdam", "Berlin", "Cupertino", "Lisbon", "London", "Lyon", "Madrid", "Oslo", "Paris", "Parma",
           "Rome", "Tokyo", "Vienna"]
 CONDITIONS = ["sunny", "partly cloudy", "cloudy", "rain", "showers", "windy"]
+# The views' symbol for each condition (docs/views.md lists the symbols).
+SYMBOLS = {"sunny": "sun", "partly cloudy": "cloud.sun", "cloudy": "cloud", "rain": "cloud.rain",
+           "showers": "umbrella", "windy": "wind"}
+FORECAST_HOURS = 3
 
 
 def conditions(location, date):
     seed = zlib.crc32(location.lower().encode("utf-8"))
     hour = date.hour + date.timetuple().tm_yday * 24
     temperature = 12 + (seed % 15) + 6 * math.sin((date.hour - 9) / 24 * 2 * math.pi)
-    return {"temperature": round(temperature, 1), "condition": CONDITIONS[(seed + hour // 3) % len(CONDITIONS)]}
+    condition = CONDITIONS[(seed + hour // 3) % len(CONDITIONS)]
+    return {"temperature": round(temperature, 1), "condition": condition, "symbol": SYMBOLS[condition]}
+
+
+def forecast(location, date):
+    """The next hours after `date`, for the medium view's forecast."""
+    start = date.replace(minute=0, second=0, microsecond=0)
+    hours = []
+    for n in range(1, FORECAST_HOURS + 1):
+        hour = start + timedelta(hours=n)
+        expected = conditions(location, hour)
+        hours.append({"date": hour.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                      "temperature": expected["temperature"], "symbol": expected["symbol"]})
+    return hours
 
 
 class Weather(TimelineProvider):
@@ -52,7 +69,8 @@ class Weather(TimelineProvider):
 
     def entry(self, context, date):
         location, source = self.location(context)
-        return Entry(date, dict(location=location, source=source, **conditions(location, date)))
+        return Entry(date, dict(location=location, source=source, hours=forecast(location, date),
+                                **conditions(location, date)))
 
     def placeholder(self, context):
         return Entry(context.now, {"location": "—", "source": "placeholder", "temperature": None, "condition": None})
