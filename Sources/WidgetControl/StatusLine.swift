@@ -44,21 +44,9 @@ public enum StatusLine {
         }
     }
 
-    /// `text` with Pango markup's special characters as entities.
+    /// `text` with Pango markup's special characters as character references.
     public static func pango(_ text: String) -> String {
-        guard text.contains(where: { "&<>'\"".contains($0) }) else { return text }
-        var output = ""
-        for character in text {
-            switch character {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "'": output += "&apos;"
-            case "\"": output += "&quot;"
-            default: output.append(character)
-            }
-        }
-        return output
+        MarkupText.escaped(text)
     }
 
     /// The widget drawn as text without its box, its blank rows and the margin all rows share.

@@ -118,6 +118,6 @@ private func object(_ line: String) throws -> [String: JSONValue] {
     }
 
     @Test func pangoEscapesEveryMarkupCharacter() {
-        #expect(StatusLine.pango(#"<b>&"it's"</b>"#) == "&lt;b&gt;&amp;&quot;it&apos;s&quot;&lt;/b&gt;")
+        #expect(StatusLine.pango(#"<b>&"it's"</b>"#) == "&lt;b&gt;&amp;&quot;it&#39;s&quot;&lt;/b&gt;")
     }
 }

@@ -159,7 +159,9 @@ public enum RFC3339 {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
+    /// The (year, month, day) of `days` since 1970-01-01, in the proleptic Gregorian calendar (also for the view
+    /// renderers' dates, so the calendar is written once).
+    public static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097

@@ -222,16 +222,8 @@ private struct HTMLWriter {
         output += "<circle class=\"wv-ring-fill\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\" stroke-dasharray=\""
         output += percent
         output += " 100\"/></svg>"
-        if let value = gauge.valueText {
-            output += "<span class=\"wv-gauge-value\">"
-            escape(value)
-            output += "</span>"
-        }
-        if let label = gauge.label {
-            output += "<span class=\"wv-gauge-label\">"
-            escape(label)
-            output += "</span>"
-        }
+        span("wv-gauge-value", gauge.valueText)
+        span("wv-gauge-label", gauge.label)
         output += "</div>"
     }
 
@@ -242,11 +234,7 @@ private struct HTMLWriter {
             output += color.rawValue
         }
         output += "\">"
-        if let label = gauge.label {
-            output += "<span class=\"wv-progress-label\">"
-            escape(label)
-            output += "</span>"
-        }
+        span("wv-progress-label", gauge.label)
         output += "<progress class=\"wv-bar"
         if gauge.fraction == nil { output += " wv-redacted-gauge" }
         output += "\" max=\"1\" value=\""
@@ -254,11 +242,7 @@ private struct HTMLWriter {
         output += "\""
         meterAttributes(gauge)
         output += "></progress>"
-        if let value = gauge.valueText {
-            output += "<span class=\"wv-progress-value\">"
-            escape(value)
-            output += "</span>"
-        }
+        span("wv-progress-value", gauge.valueText)
         output += "</div>"
     }
 
@@ -294,22 +278,18 @@ private struct HTMLWriter {
         }
     }
 
-    /// Appends `text` with `&`, `<`, `>`, `"` and `'` escaped, safe in text and in quoted attributes alike.
+    /// A `<span>` of class `className` holding `text`, when there is text.
+    private mutating func span(_ className: String, _ text: String?) {
+        guard let text else { return }
+        output += "<span class=\""
+        output += className
+        output += "\">"
+        escape(text)
+        output += "</span>"
+    }
+
+    /// Appends `text` escaped, safe in text and in quoted attributes alike.
     private mutating func escape(_ text: String) {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 })
-        else {
-            output += text
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&#39;"
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
+        MarkupText.append(text, to: &output)
     }
 }

@@ -1,5 +1,7 @@
-/// A calendar date and a time of day, from seconds since 1970 in some offset: the Gregorian arithmetic of Howard
-/// Hinnant's `civil_from_days`, by hand, so a thousand dates cost no formatter.
+import WidgetSchedulerCore
+
+/// A calendar date and a time of day, from seconds since 1970 in some offset: the arithmetic of `RFC3339`, so a
+/// thousand dates cost no formatter.
 struct CivilTime: Hashable {
     var year: Int64
     var month: Int
@@ -26,15 +28,11 @@ struct CivilTime: Hashable {
         second = Int(rest % 60)
         // 1970-01-01 was a Thursday.
         weekday = Int(((days % 7) + 11) % 7)
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-        month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        // DateText keeps dates within about ±30 000 years, so the day count fits an Int everywhere.
+        let date = RFC3339.civil(fromDays: Int(days))
+        year = Int64(date.year)
+        month = date.month
+        day = date.day
     }
 
     /// `14:05` or `14:05:09`.

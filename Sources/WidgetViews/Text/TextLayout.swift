@@ -53,22 +53,52 @@ struct TextLayout {
 
     // MARK: - Stacks
 
-    private func vertical(_ stack: ResolvedStack, width: Int, height: Int) -> Laid {
+    /// A stack's children (without the `if`s that drew nothing), each laid out in the whole room, with their lengths
+    /// along `axis`; a spacer is not laid out, and its length is its minimum.
+    private func measure(
+        _ stack: ResolvedStack, along axis: Axis, width: Int, height: Int
+    ) -> (children: [ResolvedNode], lengths: [Int], laid: [Laid?]) {
         let children = stack.children.contains(.empty) ? stack.children.filter { $0 != .empty } : stack.children
-        guard !children.isEmpty else { return .nothing }
-        let gap = Self.verticalGap(stack.spacing)
-        var heights: [Int] = []
+        var lengths: [Int] = []
         var laid: [Laid?] = []
+        lengths.reserveCapacity(children.count)
+        laid.reserveCapacity(children.count)
         for child in children {
             if case .spacer(let minLength) = child {
-                heights.append(Self.rows(minLength))
+                lengths.append(axis == .vertical ? Self.rows(minLength) : Self.columns(minLength))
                 laid.append(nil)
             } else {
                 let result = layout(child, width: width, height: height)
-                heights.append(result.height)
+                lengths.append(axis == .vertical ? result.height : result.width)
                 laid.append(result)
             }
         }
+        return (children, lengths, laid)
+    }
+
+    /// Shares `extra` cells among the children that grow along `axis` (spacers too), the first ones taking what does
+    /// not divide evenly; a grown child is laid out again at its new length by `relayout`.
+    private func grow(
+        _ children: [ResolvedNode], along axis: Axis, by extra: Int, lengths: inout [Int], laid: inout [Laid?],
+        relayout: (ResolvedNode, Int) -> Laid
+    ) {
+        let flexible = children.indices.filter { index in
+            if case .spacer = children[index] { return true }
+            return children[index].expands(along: axis)
+        }
+        for (order, index) in flexible.enumerated() {
+            lengths[index] += extra / flexible.count + (order < extra % flexible.count ? 1 : 0)
+            if laid[index] != nil { laid[index] = relayout(children[index], lengths[index]) }
+        }
+    }
+
+    private func vertical(_ stack: ResolvedStack, width: Int, height: Int) -> Laid {
+        let measured = measure(stack, along: .vertical, width: width, height: height)
+        let children = measured.children
+        var heights = measured.lengths
+        var laid = measured.laid
+        guard !children.isEmpty else { return .nothing }
+        let gap = Self.verticalGap(stack.spacing)
         let gaps = gap * (children.count - 1)
         let total = heights.reduce(0, +) + gaps
         if total > height {
@@ -84,15 +114,8 @@ struct TextLayout {
                 used += (index > 0 ? gap : 0) + heights[index]
             }
         } else if total < height && stack.expandsVertically {
-            let flexible = children.indices.filter { index in
-                if case .spacer = children[index] { return true }
-                return children[index].expands(along: .vertical)
-            }
-            let extra = height - total
-            for (order, index) in flexible.enumerated() {
-                let share = extra / flexible.count + (order < extra % flexible.count ? 1 : 0)
-                heights[index] += share
-                if laid[index] != nil { laid[index] = layout(children[index], width: width, height: heights[index]) }
+            grow(children, along: .vertical, by: height - total, lengths: &heights, laid: &laid) {
+                layout($0, width: width, height: $1)
             }
         }
         let stackWidth = stack.expandsHorizontally ? width : min(laid.map { $0?.width ?? 0 }.max() ?? 0, width)
@@ -115,21 +138,12 @@ struct TextLayout {
     }
 
     private func horizontal(_ stack: ResolvedStack, width: Int, height: Int) -> Laid {
-        let children = stack.children.contains(.empty) ? stack.children.filter { $0 != .empty } : stack.children
+        let measured = measure(stack, along: .horizontal, width: width, height: height)
+        let children = measured.children
+        var widths = measured.lengths
+        var laid = measured.laid
         guard !children.isEmpty else { return .nothing }
         let gap = Self.horizontalGap(stack.spacing)
-        var widths: [Int] = []
-        var laid: [Laid?] = []
-        for child in children {
-            if case .spacer(let minLength) = child {
-                widths.append(Self.columns(minLength))
-                laid.append(nil)
-            } else {
-                let result = layout(child, width: width, height: height)
-                widths.append(result.width)
-                laid.append(result)
-            }
-        }
         let gaps = gap * (children.count - 1)
         var over = widths.reduce(0, +) + gaps - width
         if over > 0 {
@@ -145,15 +159,8 @@ struct TextLayout {
             }
             for index in changed { laid[index] = layout(children[index], width: widths[index], height: height) }
         } else if over < 0 && stack.expandsHorizontally {
-            let flexible = children.indices.filter { index in
-                if case .spacer = children[index] { return true }
-                return children[index].expands(along: .horizontal)
-            }
-            let extra = -over
-            for (order, index) in flexible.enumerated() {
-                let share = extra / flexible.count + (order < extra % flexible.count ? 1 : 0)
-                widths[index] += share
-                if laid[index] != nil { laid[index] = layout(children[index], width: widths[index], height: height) }
+            grow(children, along: .horizontal, by: -over, lengths: &widths, laid: &laid) {
+                layout($0, width: $1, height: height)
             }
         }
         if stack.expandsVertically {
