@@ -138,8 +138,8 @@ fi
 # --- example providers ------------------------------------------------------------------------------------------------
 # examples/NAME/ -> $PREFIX/lib/widget-providers/NAME/ (with its view files and asset folder), its manifests ->
 # $PREFIX/share/widget-scheduler/providers/, with every "./..." path on the manifest's exec, views and assets lines
-# made absolute. A program named by exec that is not in the
-# example folder (a compiled provider) is taken from BUILD_DIR; if it was not built, that manifest is skipped.
+# made absolute. A program named by exec that is not in the example folder (a compiled provider) is taken from
+# BUILD_DIR; if it was not built, that manifest is skipped.
 installed_manifests=0
 for example in examples/*/; do
     name=$(basename "$example")

@@ -11,9 +11,9 @@ struct ShowCommand: ParsableCommand {
         abstract: "Draw a widget's current entry with its kind's view, in the terminal.",
         discussion: """
             The widget is drawn in a box at its family's size (or --family's), in color on a terminal unless \
-            NO_COLOR is set (--color always or never decides instead). With --watch it is redrawn at each entry change and each time a relative or timer text \
-            changes, until the daemon stops. Fields the view cannot show are reported on standard error, once per \
-            entry.
+            NO_COLOR is set (--color always or never decides instead). With --watch it is redrawn at each entry \
+            change and each time a relative or timer text changes, until the daemon stops. Fields the view cannot \
+            show are reported on standard error, once, and again only when what is missing changes.
             """
     )
 
@@ -21,7 +21,8 @@ struct ShowCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The widget's id.", valueName: "id")) var id: String
     @Option(help: ArgumentHelp("Draw this family's view instead of the widget's own.", valueName: "family"))
     var family: String?
-    @Flag(help: "Draw the placeholder form: texts as bars, as before a widget's first timeline.") var placeholder = false
+    @Flag(help: "Draw the placeholder form: texts as bars, as before a widget's first timeline.")
+    var placeholder = false
     @Flag(help: "Redraw at each entry change and as relative and timer texts change.") var watch = false
     @Option(help: ArgumentHelp("auto (on a terminal without NO_COLOR), always or never.", valueName: "when"))
     var color: ColorChoice = .auto
@@ -33,7 +34,8 @@ struct ShowCommand: ParsableCommand {
 
     func validate() throws {
         if let family, WidgetFamily(rawValue: family) == nil {
-            throw ValidationError("\(family) is not a family (\(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))")
+            let families = WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("\(family) is not a family (\(families))")
         }
     }
 

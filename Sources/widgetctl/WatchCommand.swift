@@ -55,7 +55,8 @@ struct WatchCommand: ParsableCommand {
             throw ValidationError("--family applies only to --format waybar, i3blocks or text")
         }
         if let family, WidgetFamily(rawValue: family) == nil {
-            throw ValidationError("\(family) is not a family (\(WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")))")
+            let families = WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("\(family) is not a family (\(families))")
         }
     }
 

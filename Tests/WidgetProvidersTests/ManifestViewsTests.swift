@@ -121,26 +121,37 @@ private let manifestWithViewFile = """
         ])
     }
 
-    /// Each asset problem, with the file set-up that causes it.
+    /// An asset problem, with the file set-up that causes it; named by its message alone, so that the 2 MiB image
+    /// is not printed with each run.
+    struct AssetCase: CustomTestStringConvertible, Sendable {
+        var name: String
+        var extraFiles: [String: [UInt8]] = [:]
+        var links: [String: String] = [:]
+        var message: String
+        var testDescription: String { message }
+    }
+
     @Test(arguments: [
-        ("moon.png", [String: [UInt8]](), [String: String](),
-         "no file \"moon.png\" in the asset folder /usr/share/widget-scheduler/providers/assets"),
-        ("sun.png", [directory + "/assets/sun.png": Array("<svg onload=alert(1)>".utf8)], [:],
-         "\"sun.png\" is not a PNG, JPEG or WebP image (by its first bytes)"),
-        ("sun.png", [directory + "/assets/sun.png": png + [UInt8](repeating: 0, count: 2 * 1024 * 1024)], [:],
-         "\"sun.png\" is larger than 2 MiB"),
-        ("sun.png", ["/etc/secret.png": png], [directory + "/assets/sun.png": "/etc/secret.png"],
-         "\"sun.png\" leads out of the asset folder /usr/share/widget-scheduler/providers/assets (through a symlink)"),
-    ] as [(String, [String: [UInt8]], [String: String], String)])
-    func assetsMustBeImagesInsideTheAssetFolder(
-        name: String, extraFiles: [String: [UInt8]], links: [String: String], message: String
-    ) {
+        AssetCase(name: "moon.png",
+                  message: "no file \"moon.png\" in the asset folder /usr/share/widget-scheduler/providers/assets"),
+        AssetCase(name: "sun.png", extraFiles: [directory + "/assets/sun.png": Array("<svg onload=alert(1)>".utf8)],
+                  message: "\"sun.png\" is not a PNG, JPEG or WebP image (by its first bytes)"),
+        AssetCase(name: "sun.png",
+                  extraFiles: [directory + "/assets/sun.png": png + [UInt8](repeating: 0, count: 2 * 1024 * 1024)],
+                  message: "\"sun.png\" is larger than 2 MiB"),
+        AssetCase(name: "sun.png", extraFiles: ["/etc/secret.png": png],
+                  links: [directory + "/assets/sun.png": "/etc/secret.png"],
+                  message: "\"sun.png\" leads out of the asset folder /usr/share/widget-scheduler/providers/assets "
+                      + "(through a symlink)"),
+    ])
+    func assetsMustBeImagesInsideTheAssetFolder(_ asset: AssetCase) {
         var files = FakeFiles()
-        files.files[directory + "/weather.views.json"] = Array(views(#"{"type": "image", "asset": "\#(name)"}"#).utf8)
-        files.files.merge(extraFiles) { $1 }
-        files.links = links
+        files.files[directory + "/weather.views.json"] =
+            Array(views(#"{"type": "image", "asset": "\#(asset.name)"}"#).utf8)
+        files.files.merge(asset.extraFiles) { $1 }
+        files.links = asset.links
         #expect(errors(manifestWithViewFile, files: files) == [
-            directory + "/weather.views.json: \"families.systemSmall.body.asset\": " + message,
+            directory + "/weather.views.json: \"families.systemSmall.body.asset\": " + asset.message,
         ])
     }
 

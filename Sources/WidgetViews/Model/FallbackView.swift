@@ -22,7 +22,7 @@ public enum FallbackView {
                 }
             }
         }
-        return FamilyView(body: .stack(StackNode(axis: .vertical, spacing: 2, alignment: Alignment(horizontal: .leading),
-                                                  children: rows)))
+        let alignment = Alignment(horizontal: .leading)
+        return FamilyView(body: .stack(StackNode(axis: .vertical, spacing: 2, alignment: alignment, children: rows)))
     }
 }

@@ -200,12 +200,15 @@ public struct ViewParser {
             }
         }
         guard case .array(let items)? = members["children"] else {
-            fail(path + ".children", "expected an array of elements, found \(members["children"]?.summary ?? "nothing")")
+            let found = members["children"]?.summary ?? "nothing"
+            fail(path + ".children", "expected an array of elements, found \(found)")
             return nil
         }
         var children: [ViewNode] = []
         for (index, item) in items.enumerated() {
-            if let child = element(item, path: "\(path).children[\(index)]", depth: depth + 1) { children.append(child) }
+            if let child = element(item, path: "\(path).children[\(index)]", depth: depth + 1) {
+                children.append(child)
+            }
         }
         return .stack(StackNode(axis: axis, spacing: spacing, alignment: alignment, children: children))
     }
@@ -281,7 +284,8 @@ public struct ViewParser {
             return nil
         }
         guard let name = formatValue.stringValue, TextFormat.names.contains(name) else {
-            fail(path + ".format", "expected \(TextFormat.names.joined(separator: " | ")), found \(formatValue.summary)")
+            let names = TextFormat.names.joined(separator: " | ")
+            fail(path + ".format", "expected \(names), found \(formatValue.summary)")
             return nil
         }
         func refuse(_ key: String) {
@@ -346,7 +350,8 @@ public struct ViewParser {
             if style != nil && style != .time { fail(path + ".seconds", "applies only to the \"time\" style") }
         }
         if case .now? = source, let style, style == .relative || style == .timer {
-            fail(path + ".style", "a \"\(style.rawValue)\" text of \"now\" would never change; use \"time\" or \"date\"")
+            fail(path + ".style",
+                 "a \"\(style.rawValue)\" text of \"now\" would never change; use \"time\" or \"date\"")
         }
         guard let source, let style else { return nil }
         return .date(DateNode(source: source, style: style, font: font, color: color, timeZone: timeZone,
@@ -552,7 +557,8 @@ public struct ViewParser {
 
     private mutating func unknownKeys(_ members: [String: JSONValue], allowed: [String], path: String) {
         for key in members.keys.sorted() where !allowed.contains(key) {
-            fail(path.isEmpty ? key : path + "." + key, "unknown key (expected one of: \(allowed.joined(separator: ", ")))")
+            let expected = allowed.joined(separator: ", ")
+            fail(path.isEmpty ? key : path + "." + key, "unknown key (expected one of: \(expected))")
         }
     }
 

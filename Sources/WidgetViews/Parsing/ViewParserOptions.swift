@@ -9,7 +9,8 @@ public struct ViewParserOptions: Sendable {
     public var hasAssetFolder: Bool
 
     public init(
-        declaredFamilies: [String]? = nil, hasAssetFolder: Bool = true, checkAsset: (@Sendable (String) -> String?)? = nil
+        declaredFamilies: [String]? = nil, hasAssetFolder: Bool = true,
+        checkAsset: (@Sendable (String) -> String?)? = nil
     ) {
         self.declaredFamilies = declaredFamilies
         self.hasAssetFolder = hasAssetFolder
