@@ -10,7 +10,7 @@ import WidgetViews
 struct WidgetSession {
     var display: WidgetDisplay
     private let client: ControlClient
-    /// The problems of the current entry, reported once per entry.
+    /// The problems last reported: a problem is reported once, not at each frame or entry that has it again.
     private var reportedProblems: [RenderProblem] = []
 
     /// Reads the widget's timeline and its kind's views, and shows `family` (nil: the widget's own).
@@ -28,7 +28,7 @@ struct WidgetSession {
         }
     }
 
-    /// Reports `problems` on standard error unless they are those already reported for this entry.
+    /// Reports `problems` on standard error unless they are those last reported.
     mutating func report(_ problems: [RenderProblem]) {
         guard problems != reportedProblems else { return }
         reportedProblems = problems

@@ -8,22 +8,27 @@ import WidgetProtocol
 struct ViewHostTests {
     /// A view of the scripted provider's content (`{"n": index}`); `ticking` adds a timer counting up from the
     /// entry's date.
-    private static func views(ticking: Bool) -> String {
+    /// `missing` adds a text bound to a field the content never has.
+    private static func views(ticking: Bool, missing: Bool = false) -> String {
         let timer = ticking ? #", {"type": "date", "value": "@date", "style": "timer"}"# : ""
+        let absent = missing ? #", {"type": "text", "value": "weather.sky"}"# : ""
         return #"""
             {"version": 1, "families": {
-              "systemSmall": {"body": {"type": "vstack", "children": [
-                {"type": "text", "text": "count"}, {"type": "text", "value": "n", "font": "title"}]}},
+              "systemSmall": {"background": "orange", "body": {"type": "vstack", "children": [
+                {"type": "text", "text": "count"},
+                {"type": "text", "value": "n", "font": "title"}\#(absent)\#(timer)]}},
               "accessoryInline": {"body": {"type": "hstack", "children": [
                 {"type": "text", "value": "n"}\#(timer)]}}
             }}
             """#
     }
 
-    private static func fixture(kinds: [(name: String, ticking: Bool)]) throws -> DaemonFixture {
+    private static func fixture(kinds: [(name: String, ticking: Bool)], missing: Bool = false) throws
+        -> DaemonFixture
+    {
         let fixture = try DaemonFixture(config: #"developer-kinds = ["plain", "ticking"]"# + "\n")
         for kind in kinds {
-            try fixture.write(views(ticking: kind.ticking), to: "\(kind.name).views.json")
+            try fixture.write(views(ticking: kind.ticking, missing: missing), to: "\(kind.name).views.json")
             try fixture.addScriptedKind(kind.name, widget: """
                 families = ["systemSmall", "accessoryInline"]
                 views = "\(kind.name).views.json"
@@ -105,6 +110,62 @@ struct ViewHostTests {
         }
         #expect(seconds.count == lines.count, "every line is the number and a timer: \(lines)")
         #expect(zip(seconds, seconds.dropFirst()).allSatisfy { $0 < $1 }, "a new second each line: \(lines)")
+    }
+
+    @Test("watch --format i3blocks prints one JSON object a line for the persistent mode, a line per change")
+    func i3blocksLinesFollowEntryChanges() throws {
+        let fixture = try Self.fixture(kinds: [("plain", false)])
+        let id = try fixture.add("plain")
+        try fixture.waitUntilIdle(id)
+        // The widget's own family, whose background gives the block its color.
+        let watch = try fixture.streamWidgetctl(["watch", id, "--format", "i3blocks", "--family", "systemSmall"])
+        defer { watch.stop() }
+        _ = try eventually("the first line") { watch.lines.first }
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1, 2]), for: "plain")
+        _ = try fixture.widgetctlSucceeding("reload", id)
+        let lines = try eventually("three entries' lines", timeout: 15) { () -> [String]? in
+            let texts = watch.lines.map(\.text)
+            return texts.count >= 3 && texts.last?.contains(#""full_text":"count · 2""#) == true ? texts : nil
+        }
+        // i3blocks reads a persistent block's line as JSON only when it is one object on one line.
+        let objects = try lines.map { line in
+            try #require(JSONValue(jsonText: line)?.objectValue, "a JSON object: \(line)")
+        }
+        for fields in objects {
+            #expect(Set(fields.keys) == ["full_text", "short_text", "color"])
+            #expect(fields["short_text"] == .string("count"))
+            let color = try #require(fields["color"]?.stringValue)
+            #expect(color.count == 7 && color.hasPrefix("#") && color.dropFirst().allSatisfy(\.isHexDigit))
+        }
+        #expect(objects.map { $0["full_text"] }.suffix(3)
+            == [.string("count · 0"), .string("count · 1"), .string("count · 2")])
+        #expect(Set(lines).count == lines.count, "a line only when it changes: \(lines)")
+    }
+
+    @Test("show --watch redraws at each change and names a field it cannot draw once, not at each frame")
+    func showWatchRedrawsAndReportsAProblemOnce() throws {
+        let fixture = try Self.fixture(kinds: [("ticking", true)], missing: true)
+        let id = try fixture.add("ticking")
+        try fixture.waitUntilIdle(id)
+        let watch = try fixture.streamWidgetctl(["show", id, "--watch"])
+        defer { watch.stop() }
+        // In a pipe each frame follows the last; the timer redraws it each second.
+        func frames() -> [String] {
+            let text = watch.lines.map(\.text).joined(separator: "\n")
+            return text.components(separatedBy: "╭").dropFirst().map { "╭" + $0 }
+        }
+        _ = try eventually("three frames", timeout: 15) { frames().count >= 3 ? true : nil }
+        #expect(frames().allSatisfy { $0.contains(" 0 ") && $0.contains("count") })
+        // A new timeline whose second entry ({"n": 1}) comes a second later: the same field is still missing.
+        try fixture.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1]), for: "ticking")
+        _ = try fixture.widgetctlSucceeding("reload", id)
+        _ = try eventually("a frame of the second entry", timeout: 15) {
+            frames().last?.contains(" 1 ") == true ? true : nil
+        }
+        let framesDrawn = frames().count
+        _ = try eventually("two more frames", timeout: 15) { frames().count >= framesDrawn + 2 ? true : nil }
+        let reports = watch.standardError.split(separator: "\n").filter { $0.contains("weather.sky") }
+        #expect(reports == ["widgetctl: \(id): weather.sky: missing"], "\(frames().count) frames drawn")
     }
 
     /// Context switches of every thread of `pid`, as P3 counts them.

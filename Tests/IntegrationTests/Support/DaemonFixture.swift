@@ -204,10 +204,11 @@ final class DaemonFixture {
     }
 
     /// Starts a long-running `widgetctl ARGUMENTS` (`watch`) whose lines are read as they come; it is killed with
-    /// the fixture.
+    /// the fixture. Its standard error is kept (`StreamingCommand.standardError`).
     func streamWidgetctl(_ arguments: [String]) throws -> StreamingCommand {
+        let errorURL = root.appendingPathComponent("\(UUID().uuidString).err")
         let stream = try StreamingCommand(widgetctlCommand(arguments, as: .root), environment: clientEnvironment,
-                                          realTime: realTime)
+                                          realTime: realTime, errorURL: errorURL)
         streams.append(stream)
         return stream
     }

@@ -54,16 +54,21 @@ final class StreamingCommand: @unchecked Sendable {
     private var received: [Line] = []
     private var ended = false
 
-    /// Starts the command; with `realTime`, it and the thread reading it run under SCHED_FIFO.
-    init(_ arguments: [String], environment: [String: String], realTime: Bool = false) throws {
+    /// Where its standard error goes: a file when asked for, else nowhere.
+    private let errorURL: URL?
+
+    /// Starts the command; with `realTime`, it and the thread reading it run under SCHED_FIFO. With `errorURL`, its
+    /// standard error is kept in that file (`standardError`).
+    init(_ arguments: [String], environment: [String: String], realTime: Bool = false, errorURL: URL? = nil) throws {
+        self.errorURL = errorURL
         let input = try Descriptor.null()
         defer { close(input) }
-        let discard = try Descriptor.openForWriting("/dev/null", append: true)
-        defer { close(discard) }
+        let error = try Descriptor.openForWriting(errorURL?.path ?? "/dev/null", append: true)
+        defer { close(error) }
         let pipe = try Descriptor.pipe()
         do {
             process = try ChildProcess(arguments, environment: environment, input: input, output: pipe.write,
-                                       error: discard)
+                                       error: error)
         } catch {
             close(pipe.read)
             close(pipe.write)
@@ -84,6 +89,11 @@ final class StreamingCommand: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return received
+    }
+
+    /// What the command wrote on standard error so far (empty unless started with an `errorURL`).
+    var standardError: String {
+        errorURL.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
     }
 
     /// Whether the command closed its output.
