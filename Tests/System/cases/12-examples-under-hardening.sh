@@ -21,3 +21,17 @@ if [ -n "$failed" ]; then
 fi
 load=$(json_get "[w['currentEntry']['content'].get('load1') for w in d if w['kind'] == 'system'][0]" < /tmp/list.json)
 [ "$load" != null ] || fail "the system example could not read /proc/loadavg"
+# Every example kind ships a view for each of its families (docs/views.md), installed beside its provider: each widget
+# is drawn by `widgetctl show` in every family from the installed view files, with no field missing (a missing field
+# or a kind without views is said on standard error).
+widgetctl kinds --json > /tmp/kinds.json
+for widget in $(json_get "' '.join(w['id'] + ':' + w['kind'] for w in d)" < /tmp/list.json); do
+    id=${widget%%:*} kind=${widget#*:}
+    families=$(json_get "' '.join([k['families'] for k in d if k['kind'] == '$kind'][0])" < /tmp/kinds.json)
+    for family in $families; do
+        widgetctl show "$id" --family "$family" > /tmp/show.txt 2> /tmp/show.err \
+            || fail "widgetctl show $id --family $family ($kind): $(cat /tmp/show.err)"
+        [ ! -s /tmp/show.err ] || fail "widgetctl show $id --family $family ($kind) said: $(cat /tmp/show.err)"
+        [ -s /tmp/show.txt ] || fail "widgetctl show $id --family $family ($kind) drew nothing"
+    done
+done
