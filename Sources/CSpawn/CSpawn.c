@@ -14,35 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-int cspawn_attr_init_isolated(posix_spawnattr_t *attr) {
-    int error = posix_spawnattr_init(attr);
-    if (error != 0) return error;
-    sigset_t signals;
-    sigemptyset(&signals);
-    if ((error = posix_spawnattr_setsigmask(attr, &signals)) != 0) return error;
-    sigfillset(&signals);
-    // glibc's sigfillset leaves out its internal signals (32 and 33), and its spawn then leaves them ignored in the
-    // child, where they are ordinary real-time signals: reset them too. Signal n is bit n - 1 of the set.
-    signals.__val[0] |= (1UL << 31) | (1UL << 32);
-    if ((error = posix_spawnattr_setsigdefault(attr, &signals)) != 0) return error;
-    if ((error = posix_spawnattr_setpgroup(attr, 0)) != 0) return error;
-    return posix_spawnattr_setflags(attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-}
-
 int cspawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
-}
-
-int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, int stdout_fd, int stderr_fd,
-                             const char *working_directory) {
-    int error = posix_spawn_file_actions_init(actions);
-    if (error != 0) return error;
-    if ((error = posix_spawn_file_actions_adddup2(actions, stdin_fd, 0)) != 0) return error;
-    if ((error = posix_spawn_file_actions_adddup2(actions, stdout_fd, 1)) != 0) return error;
-    if ((error = posix_spawn_file_actions_adddup2(actions, stderr_fd, 2)) != 0) return error;
-    if (working_directory != NULL &&
-        (error = posix_spawn_file_actions_addchdir_np(actions, working_directory)) != 0) return error;
-    return cspawn_file_actions_addclosefrom(actions, 3);
 }
 
 int cspawn_pipe(int fds[2], int nonblocking_end) {
@@ -86,11 +59,6 @@ int cspawn_pidfd_open(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); 
 
 int cspawn_pidfd_send_signal(int pidfd, int signo) {
     return (int)syscall(SYS_pidfd_send_signal, pidfd, signo, NULL, 0);
-}
-
-int cspawn_limit_data(pid_t pid, uint64_t bytes) {
-    struct rlimit limit = { .rlim_cur = bytes, .rlim_max = bytes };
-    return prlimit(pid, RLIMIT_DATA, &limit, NULL);
 }
 
 int cspawn_reap_pid(pid_t pid, cspawn_exit_status *status) {

@@ -1,13 +1,11 @@
 #define _GNU_SOURCE
 #include "CSpawnSandbox.h"
 #include "CSpawn.h"
+#include "CSpawnFilter.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
-#include <linux/filter.h>
 #include <linux/landlock.h>
-#include <linux/seccomp.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -29,6 +27,17 @@
 #define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
 #endif
 
+// Landlock ABI 6 (Linux 6.12): a domain can be scoped, so that what runs in it can neither signal a process outside it
+// nor connect to an abstract Unix socket made outside it. Debian 12's headers predate both, and the attribute's
+// fields after the filesystem's.
+#define CSPAWN_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define CSPAWN_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+struct cspawn_landlock_scoped_ruleset_attr {
+    uint64_t handled_access_fs;
+    uint64_t handled_access_net;
+    uint64_t scoped;
+};
+
 int cspawn_landlock_abi(void) {
     long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
     return abi < 0 ? -1 : (int)abi;
@@ -47,158 +56,19 @@ static uint64_t write_rights(int abi) {
 /// The rights that make sense on a file rather than a directory.
 static const uint64_t file_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE;
 
-// The truncate guard as a seccomp filter, for kernels whose Landlock has no TRUNCATE right (ABI < 3, such as Debian
-// 12's 6.1). Landlock's write right already refuses every open for writing outside the writable paths; what it lets
-// through is truncation without such an open: truncate(2) by path, and an open with O_TRUNC whose access mode is not a
-// write (O_RDONLY | O_TRUNC truncates on Linux; so does the access mode 3). These system calls can be told apart by
-// their numbers and their flags argument, which a filter sees; openat2 (flags in memory) and io_uring (opens the
-// filter never sees) are refused as unsupported, so their callers fall back to openat.
-#if defined(__x86_64__)
-#define CSPAWN_NATIVE_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define CSPAWN_NATIVE_ARCH AUDIT_ARCH_AARCH64
-#endif
-
-#ifdef CSPAWN_NATIVE_ARCH
-/// One architecture's numbers of the system calls the guard looks at; -1 where it has none.
-struct guarded_calls {
-    uint32_t arch;
-    /// Numbers from here on are another ABI's (x86_64's x32), refused whole.
-    long foreign_from;
-    long truncate, truncate64, openat2, io_uring_setup;
-    /// The calls that open with flags, and which argument holds them.
-    long open, openat, open_by_handle_at;
-};
-
-#ifndef SYS_open
-#define SYS_open -1
-#endif
-#ifndef SYS_truncate64
-#define SYS_truncate64 -1
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
-#ifndef SYS_io_uring_setup
-#define SYS_io_uring_setup 425
-#endif
-
-static const struct guarded_calls guarded_architectures[] = {
-#if defined(__x86_64__)
-    {CSPAWN_NATIVE_ARCH, 0x40000000, SYS_truncate, SYS_truncate64, SYS_openat2, SYS_io_uring_setup, SYS_open,
-     SYS_openat, SYS_open_by_handle_at},
-    // 32-bit programs (int 0x80), numbered by the kernel's arch/x86/entry/syscalls/syscall_32.tbl.
-    {AUDIT_ARCH_I386, -1, 92, 193, 437, 425, 5, 295, 342},
-#else
-    {CSPAWN_NATIVE_ARCH, -1, SYS_truncate, SYS_truncate64, SYS_openat2, SYS_io_uring_setup, SYS_open, SYS_openat,
-     SYS_open_by_handle_at},
-#endif
-};
-
-struct filter_program {
-    struct sock_filter code[96];
-    unsigned short length;
-    // Set when an instruction did not fit: such a program is never installed.
-    int overflowed;
-};
-
-static void emit(struct filter_program *program, struct sock_filter instruction) {
-    if (program->length < sizeof program->code / sizeof program->code[0]) {
-        program->code[program->length++] = instruction;
-    } else {
-        program->overflowed = 1;
-    }
-}
-
-static void emit_return(struct filter_program *program, uint32_t action) {
-    emit(program, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, action));
-}
-
-/// Refuses system call `number` (in the accumulator) with `error`.
-static void emit_refusal(struct filter_program *program, long number, int error) {
-    if (number < 0) return;
-    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)number, 0, 1));
-    emit_return(program, SECCOMP_RET_ERRNO | (uint32_t)error);
-}
-
-/// System call `number` (in the accumulator) with flags in argument `argument` may truncate only when it opens for
-/// writing, which Landlock decides on.
-static void emit_open_check(struct filter_program *program, long number, int argument) {
-    if (number < 0) return;
-    uint32_t low_word = (uint32_t)offsetof(struct seccomp_data, args[argument]);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    low_word += 4;
-#endif
-    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)number, 0, 8));
-    emit(program, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, low_word));
-    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_TRUNC, 1, 0));
-    emit_return(program, SECCOMP_RET_ALLOW);
-    emit(program, (struct sock_filter)BPF_STMT(BPF_ALU | BPF_AND | BPF_K, O_ACCMODE));
-    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, O_WRONLY, 2, 0));
-    emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, O_RDWR, 1, 0));
-    emit_return(program, SECCOMP_RET_ERRNO | EACCES);
-    emit_return(program, SECCOMP_RET_ALLOW);
-}
-
-/// The guard's filter: per architecture, truncate(2) refused (EACCES, as Landlock would), opens that truncate
-/// without writing refused, openat2 and io_uring_setup unsupported (ENOSYS), the rest allowed; an architecture it
-/// does not know gets ENOSYS for every call.
-static void build_truncate_filter(struct filter_program *program) {
-    program->length = 0;
-    program->overflowed = 0;
-    size_t count = sizeof guarded_architectures / sizeof guarded_architectures[0];
-    for (size_t index = 0; index < count; index++) {
-        const struct guarded_calls *calls = &guarded_architectures[index];
-        emit(program, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
-        unsigned short skip = program->length;
-        emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, calls->arch, 0, 0));
-        emit(program, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
-        if (calls->foreign_from >= 0) {
-            emit(program, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, (uint32_t)calls->foreign_from, 0, 1));
-            emit_return(program, SECCOMP_RET_ERRNO | ENOSYS);
-        }
-        emit_refusal(program, calls->truncate, EACCES);
-        emit_refusal(program, calls->truncate64, EACCES);
-        emit_refusal(program, calls->openat2, ENOSYS);
-        emit_refusal(program, calls->io_uring_setup, ENOSYS);
-        emit_open_check(program, calls->open, 1);
-        emit_open_check(program, calls->openat, 2);
-        emit_open_check(program, calls->open_by_handle_at, 2);
-        emit_return(program, SECCOMP_RET_ALLOW);
-        // Another architecture's numbers mean other calls: its block starts past this one.
-        program->code[skip].jf = (unsigned char)(program->length - skip - 1);
-    }
-    emit_return(program, SECCOMP_RET_ERRNO | ENOSYS);
-}
-#endif
-
-/// Installs the truncate guard's filter on the calling thread (no_new_privs set); returns 0, or -1 with errno.
-static int install_truncate_filter(void) {
-#ifdef CSPAWN_NATIVE_ARCH
-    struct filter_program program;
-    build_truncate_filter(&program);
-    if (program.overflowed) {
-        errno = E2BIG;
-        return -1;
-    }
-    struct sock_fprog filter = {.len = program.length, .filter = program.code};
-    return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &filter);
-#else
-    errno = ENOSYS;
-    return -1;
-#endif
-}
-
 struct cspawn_sandbox {
     pthread_t thread;
     pthread_mutex_t mutex;
     pthread_cond_t changed;
     int abi;
-    // Whether restrict_self installs the seccomp truncate guard even where the ABI has Landlock's right.
-    int prefer_seccomp;
+    // CSPAWN_SANDBOX_SECCOMP_* : the seccomp parts used even where Landlock has the right or the scope.
+    int options;
     cspawn_truncate_guard truncate_guard;
-    // Why the seccomp truncate guard could not be installed, or 0.
-    int truncate_filter_errno;
+    cspawn_signal_guard signal_guard;
+    // Why the seccomp filter could not be installed, or 0.
+    int filter_errno;
+    // The ruleset every child restricts itself with (signal and abstract socket scope), or -1.
+    int scope_fd;
 
     // Start-up: set by the thread once it is restricted (or failed).
     const char *const *writable;
@@ -266,53 +136,50 @@ static int restrict_writes(const struct cspawn_sandbox *sandbox, uint64_t handle
     return restricted == 0 ? 0 : -1;
 }
 
-/// Restricts the calling thread: no_new_privs, the truncate guard (Landlock's TRUNCATE right where the ABI has it,
-/// else the seccomp filter), then the Landlock domain. Returns 0, or -1 with errno and *step set.
+/// The ruleset that scopes a child's signals and abstract Unix sockets to its own domain, or -1 with errno.
+static int make_scope_ruleset(void) {
+    struct cspawn_landlock_scoped_ruleset_attr attributes = {
+        .scoped = CSPAWN_LANDLOCK_SCOPE_SIGNAL | CSPAWN_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET};
+    return (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
+}
+
+/// Restricts the calling thread: no_new_privs, the seccomp filter (always the process-tree part; the truncate and
+/// signal parts where Landlock has no right or scope for them, or the options ask for them), then the Landlock domain.
+/// Where Landlock scopes signals, each child gets a domain of its own from the scope ruleset, made here: one domain
+/// for every child would let a provider signal the sandbox's thread, which is in that domain, and any other run.
+/// Returns 0, or -1 with errno and *step set.
 static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
     *step = "prctl(PR_SET_NO_NEW_PRIVS)";
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return -1;
     uint64_t handled = write_rights(sandbox->abi);
-    int has_right = sandbox->abi >= 3;
+    int has_right = sandbox->abi >= 3 && !(sandbox->options & CSPAWN_SANDBOX_SECCOMP_TRUNCATE);
+    int has_scope = sandbox->abi >= 6 && !(sandbox->options & CSPAWN_SANDBOX_SECCOMP_SIGNALS);
+    sandbox->scope_fd = -1;
+    if (has_scope) {
+        *step = "landlock_create_ruleset (scope)";
+        sandbox->scope_fd = make_scope_ruleset();
+        if (sandbox->scope_fd < 0) return -1;
+    }
     // The right is preferred to the filter, which costs a run no less: the right is path-aware, and leaves openat2
     // and io_uring alone.
-    if (has_right && !sandbox->prefer_seccomp) {
-        sandbox->truncate_guard = CSPAWN_TRUNCATE_GUARD_LANDLOCK;
-    } else if (install_truncate_filter() == 0) {
-        sandbox->truncate_guard = CSPAWN_TRUNCATE_GUARD_SECCOMP;
-    } else {
-        sandbox->truncate_filter_errno = errno;
-        sandbox->truncate_guard = has_right ? CSPAWN_TRUNCATE_GUARD_LANDLOCK : CSPAWN_TRUNCATE_GUARD_NONE;
+    int parts = CSPAWN_FILTER_PROCESS_TREE;
+    if (!has_right) parts |= CSPAWN_FILTER_TRUNCATE;
+    if (!has_scope) parts |= CSPAWN_FILTER_SIGNALS;
+    int filtered = cspawn_install_provider_filter(parts) == 0;
+    if (!filtered) sandbox->filter_errno = errno;
+    sandbox->truncate_guard = has_right ? CSPAWN_TRUNCATE_GUARD_LANDLOCK
+        : filtered ? CSPAWN_TRUNCATE_GUARD_SECCOMP : sandbox->abi >= 3 ? CSPAWN_TRUNCATE_GUARD_LANDLOCK
+        : CSPAWN_TRUNCATE_GUARD_NONE;
+    if (!has_scope && !filtered && sandbox->abi >= 6) {
+        // The forced filter could not be installed: the scope is better than nothing.
+        *step = "landlock_create_ruleset (scope)";
+        sandbox->scope_fd = make_scope_ruleset();
+        if (sandbox->scope_fd < 0) return -1;
     }
+    sandbox->signal_guard = sandbox->scope_fd >= 0 ? CSPAWN_SIGNAL_GUARD_LANDLOCK
+        : filtered ? CSPAWN_SIGNAL_GUARD_SECCOMP : CSPAWN_SIGNAL_GUARD_NONE;
     if (sandbox->truncate_guard == CSPAWN_TRUNCATE_GUARD_LANDLOCK) handled |= LANDLOCK_ACCESS_FS_TRUNCATE;
     return restrict_writes(sandbox, handled, step);
-}
-
-static void close_child_fds(cspawn_job *job) {
-    for (int index = 0; index < 3; index++) {
-        if (job->child_fds[index] >= 0) close(job->child_fds[index]);
-        job->child_fds[index] = -1;
-    }
-}
-
-void cspawn_job_run(cspawn_job *job) {
-    job->pid = 0;
-    job->pidfd = -1;
-    job->pidfd_errno = 0;
-    job->limit_errno = 0;
-    job->descriptor_limit_errno = 0;
-    job->result = posix_spawn(&job->pid, job->path, job->actions, job->attributes, job->argv, job->envp);
-    // The child has its copies now (or there is no child): the parent's must go, or the output would never end.
-    close_child_fds(job);
-    if (job->result != 0) return;
-    if (job->data_limit > 0 && cspawn_limit_data(job->pid, job->data_limit) != 0) job->limit_errno = errno;
-    if (job->descriptor_limit.rlim_cur > 0 && prlimit(job->pid, RLIMIT_NOFILE, &job->descriptor_limit, NULL) != 0) {
-        job->descriptor_limit_errno = errno;
-    }
-    // A pidfd costs a quick run more than its whole exit watch through the output (pidfs file and inode, and the
-    // close): only without that watch.
-    if (job->output_fd >= 0 && job->exit_poller >= 0) return;
-    job->pidfd = cspawn_pidfd_open(job->pid);
-    if (job->pidfd < 0) job->pidfd_errno = errno;
 }
 
 int cspawn_exit_poller_watch_pidfd(int poller, int pidfd, uint64_t tag) {
@@ -390,11 +257,12 @@ static void *sandbox_main(void *argument) {
         if (!sandbox->queued_head) sandbox->queued_tail = NULL;
         // The caller queues more while this one spawns.
         pthread_mutex_unlock(&sandbox->mutex);
+        job->landlock_scope_fd = sandbox->scope_fd;
         cspawn_job_run(job);
         pthread_mutex_lock(&sandbox->mutex);
         // Added to the poller under the lock: the caller, woken by the child's exit, takes the finished list under
         // it too, and so always finds this job there. A job the poller will not report needs the eventfd.
-        int reported = cspawn_job_watch_exit(job) == 0 && job->limit_errno == 0 && job->descriptor_limit_errno == 0;
+        int reported = cspawn_job_watch_exit(job) == 0;
         append_job(&sandbox->finished_head, &sandbox->finished_tail, job);
         job->done = 1;
         if (!reported || job->report_when_done) count_finished(sandbox);
@@ -403,7 +271,7 @@ static void *sandbox_main(void *argument) {
     return NULL;
 }
 
-cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, int prefer_seccomp,
+cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, int options,
                                      const char **failed_step) {
     if (failed_step) *failed_step = NULL;
     int abi = cspawn_landlock_abi();
@@ -414,7 +282,8 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
     struct cspawn_sandbox *sandbox = calloc(1, sizeof *sandbox);
     if (!sandbox) return NULL;
     sandbox->abi = abi;
-    sandbox->prefer_seccomp = prefer_seccomp;
+    sandbox->options = options;
+    sandbox->scope_fd = -1;
     sandbox->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (sandbox->event_fd < 0) {
         int saved = errno;
@@ -439,6 +308,7 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
         pthread_cond_destroy(&sandbox->changed);
         pthread_mutex_destroy(&sandbox->mutex);
         close(sandbox->event_fd);
+        if (sandbox->scope_fd >= 0) close(sandbox->scope_fd);
         free(sandbox);
         errno = error;
         return NULL;
@@ -455,6 +325,7 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
         pthread_cond_destroy(&sandbox->changed);
         pthread_mutex_destroy(&sandbox->mutex);
         close(sandbox->event_fd);
+        if (sandbox->scope_fd >= 0) close(sandbox->scope_fd);
         free(sandbox);
         if (failed_step) *failed_step = step;
         errno = start_errno;
@@ -467,7 +338,9 @@ int cspawn_sandbox_abi(const cspawn_sandbox *sandbox) { return sandbox->abi; }
 
 cspawn_truncate_guard cspawn_sandbox_truncate_guard(const cspawn_sandbox *sandbox) { return sandbox->truncate_guard; }
 
-int cspawn_sandbox_truncate_filter_errno(const cspawn_sandbox *sandbox) { return sandbox->truncate_filter_errno; }
+int cspawn_sandbox_filter_errno(const cspawn_sandbox *sandbox) { return sandbox->filter_errno; }
+
+cspawn_signal_guard cspawn_sandbox_signal_guard(const cspawn_sandbox *sandbox) { return sandbox->signal_guard; }
 
 void cspawn_sandbox_submit(cspawn_sandbox *sandbox, cspawn_job *job) {
     pthread_mutex_lock(&sandbox->mutex);
@@ -506,7 +379,7 @@ void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
     pthread_cond_broadcast(&sandbox->changed);
     pthread_mutex_unlock(&sandbox->mutex);
     pthread_join(sandbox->thread, NULL);
-    for (cspawn_job *job = sandbox->queued_head; job; job = job->next) close_child_fds(job);
+    for (cspawn_job *job = sandbox->queued_head; job; job = job->next) cspawn_job_close_child_fds(job);
     // Nobody will take these any more: children spawned but never handed over are killed with their group and
     // reaped, so none outlives its runner; queued ones never start.
     for (cspawn_job *job = sandbox->finished_head; job; job = job->next) {
@@ -519,5 +392,6 @@ void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
     pthread_cond_destroy(&sandbox->changed);
     pthread_mutex_destroy(&sandbox->mutex);
     close(sandbox->event_fd);
+    if (sandbox->scope_fd >= 0) close(sandbox->scope_fd);
     free(sandbox);
 }

@@ -69,6 +69,13 @@ struct RunProviderCommand: ParsableCommand {
             }
         }
         let runner = ProviderRunner(loop: loop, sandbox: sandbox)
+        // This process starts nothing but the provider: what the provider leaves behind dies with its run, as under
+        // the daemon.
+        do {
+            try runner.adoptOrphans()
+        } catch {
+            printStderr("widget-scheduler: what the provider orphans may outlive its run: \(error)")
+        }
         var outcome: (result: ProviderRunResult, process: ProcessResult)?
         invocation.start(on: runner) { outcome = ($0, $1) }
         loop.run { outcome != nil }

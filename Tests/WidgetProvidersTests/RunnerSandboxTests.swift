@@ -95,7 +95,8 @@ struct RunnerSandboxTests {
     func aSandboxedProviderCannotTruncateWhatItMayNotWrite(preferSeccomp: Bool) throws {
         let places = try Places()
         defer { try? FileManager.default.removeItem(at: places.root) }
-        let sandbox = try ProviderSandbox(writablePaths: [places.allowed.path, "/dev"], preferSeccomp: preferSeccomp)
+        let sandbox = try ProviderSandbox(writablePaths: [places.allowed.path, "/dev"],
+                                          preferringSeccompFor: preferSeccomp ? .truncation : [])
         var spec = try places.spec()
         spec.argv = try RunnerHarness.interpreted(Self.truncateProbe, named: "truncate", in: places.root)
         let result = RunnerHarness.run([spec], sandbox: sandbox)[0]
@@ -173,7 +174,7 @@ struct RunnerSandboxTests {
         let seccomp = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
             .split(separator: "\n").first { $0.hasPrefix("Seccomp_filters:") } != nil
         let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
-        let filtered = try ProviderSandbox(writablePaths: ["/dev"], preferSeccomp: true)
+        let filtered = try ProviderSandbox(writablePaths: ["/dev"], preferringSeccompFor: .truncation)
         let withoutRight: TruncateGuard = seccomp ? .seccompFilter : .none
         #expect(sandbox.truncateGuard == (sandbox.abi >= 3 ? .landlockRight : withoutRight))
         #expect(filtered.truncateGuard == (seccomp ? .seccompFilter : sandbox.abi >= 3 ? .landlockRight : .none))
@@ -191,7 +192,7 @@ struct RunnerSandboxTests {
         #expect(TruncateGuard.seccompFilter.problem(filterErrno: 0) == nil)
         // A guard in force has no failure to tell of.
         let sandbox = try ProviderSandbox(writablePaths: ["/dev"])
-        #expect(sandbox.truncateGuard == .none || sandbox.truncateFilterErrno == 0)
+        #expect(sandbox.truncateGuard == .none || sandbox.filterErrno == 0)
     }
 
     @Test func withoutASandboxTheTruncateProbeTruncatesEverything() throws {

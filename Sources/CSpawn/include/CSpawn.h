@@ -9,21 +9,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/// Prepares spawn attributes for an isolated child: its own process group (pgid == pid), an empty signal mask, and
-/// the default disposition for every signal, SIG_IGN included. Returns 0 or an error number.
-///
-/// A process group, not a new session: setsid also creates a scheduler autogroup (kernel.sched_autogroup_enabled,
-/// on by default), which puts each provider in a scheduling group of its own and made every run slower.
-int cspawn_attr_init_isolated(posix_spawnattr_t *attr);
-
 /// Adds glibc's `posix_spawn_file_actions_addclosefrom_np` (every descriptor from `lowest` up closed in the child),
 /// which Swift's Glibc module does not export. Returns 0 or an error number.
 int cspawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest);
-
-/// Prepares file actions: stdin, stdout and stderr from the given descriptors, an optional working directory
-/// (NULL keeps the parent's), and every other descriptor from 3 up closed. Returns 0 or an error number.
-int cspawn_file_actions_init(posix_spawn_file_actions_t *actions, int stdin_fd, int stdout_fd, int stderr_fd,
-                             const char *working_directory);
 
 /// Creates a close-on-exec pipe. When `nonblocking_end` is 0 or 1 that end (only) is made non-blocking,
 /// so the parent's end never blocks while the child's end behaves as a child expects.
@@ -46,9 +34,6 @@ int cspawn_pidfd_open(pid_t pid);
 
 /// pidfd_send_signal(2): signals exactly the process behind `pidfd`, immune to pid reuse.
 int cspawn_pidfd_send_signal(int pidfd, int signo);
-
-/// Caps the private writable memory (RLIMIT_DATA: heap, anonymous private mappings) of process `pid`.
-int cspawn_limit_data(pid_t pid, uint64_t bytes);
 
 /// How a reaped child ended.
 typedef struct {
@@ -111,5 +96,7 @@ int cspawn_thread_scheduling_get(cspawn_thread_scheduling *scheduling);
 int cspawn_thread_request_slice(uint64_t slice_ns);
 
 #include "CSpawnSandbox.h"
+#include "CSpawnFilter.h"
+#include "CSpawnProcessTree.h"
 
 #endif

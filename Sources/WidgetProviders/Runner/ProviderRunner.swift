@@ -16,8 +16,9 @@ import Glibc
 /// posix_spawn's own wait (until the child has exec'd) is the only one.
 ///
 /// At the end of every run, and before the child is reaped (so its pid, which names the group, cannot be reused),
-/// the whole group gets SIGKILL: nothing the provider started is left behind, unless it left its group with
-/// setsid or setpgid, which only a cgroup can prevent (the systemd unit's `KillMode=control-group` and `TasksMax=`).
+/// the whole group gets SIGKILL. What left the group (setsid, setpgid, a double fork) is killed by the runner's
+/// `OrphanReaper` (`adoptOrphans()`): every provider is a child subreaper, so what it orphans stays in its tree while
+/// it lives, and is handed to the runner's process, and killed, once it is gone.
 /// RLIMIT_NPROC is not used against fork bombs: it counts every process of the user, the daemon's included, and
 /// does not apply to root; a fork bomb that stays in its group dies with it at the timeout.
 ///
@@ -51,6 +52,23 @@ public final class ProviderRunner {
         Self.ignoreBrokenPipes
     }
 
+
+    /// Makes this process a child subreaper and kills, at the end of every run, whatever the runs left behind: every
+    /// child of the process's main thread that is not a live run's (`OrphanReaper`). Only for a process whose children
+    /// are all this runner's providers: the daemon, `run-provider`. `report` hears of each sweep that found something.
+    public func adoptOrphans(report: ((_ killed: Int, _ reaped: Int) -> Void)? = nil) throws(SystemCallFailure) {
+        try shared.adoptOrphans()
+        if let report { shared.orphans?.report = { report(Int($0.killed), Int($0.reaped)) } }
+    }
+
+    /// Kills and reaps whatever finished runs left behind now, waiting up to `seconds` for it to exit: for a daemon
+    /// that stops, after its runs were ended. Returns how many processes were killed; nothing without
+    /// `adoptOrphans()`.
+    @discardableResult
+    public func killLeftovers(waitingUpTo seconds: Double) -> Int {
+        guard let orphans = shared.orphans else { return 0 }
+        return Int(orphans.sweep(waitMilliseconds: Int32(max(0, min(seconds, 10)) * 1000)).killed)
+    }
 
     /// Waits until every spawn queued on the sandbox is done and handed to its run, so a run ended (`cancel()`)
     /// before its child existed has it killed now rather than leave it behind: for a daemon that stops.

@@ -12,8 +12,10 @@ import Glibc
 /// the runner's loop goes on while a child execs, and learns of the finished spawn through an eventfd. The daemon's
 /// own thread stays unrestricted. A sandbox serves one runner at a time.
 ///
-/// The thread also sets no_new_privs, which Landlock and seccomp require and the children inherit, and guards
-/// against truncation (`TruncateGuard`).
+/// The thread also sets no_new_privs, which Landlock and seccomp require and the children inherit, guards against
+/// truncation (`TruncateGuard`), keeps providers from signalling anything outside their own run (`SignalGuard`), and
+/// installs a seccomp filter that keeps what a provider starts inside its run's process tree and cgroup (no
+/// `CLONE_PARENT`, no `clone3`; see `CSpawnFilter.h`).
 public final class ProviderSandbox {
     /// Where providers may write by default: their private /tmp and /var/tmp (`PrivateTmp=` under the unit) and
     /// /dev (for /dev/null and terminals).
@@ -42,23 +44,36 @@ public final class ProviderSandbox {
     public let abi: Int
     /// What keeps providers from truncating files beyond the writable paths.
     public let truncateGuard: TruncateGuard
-    /// Why the seccomp truncate guard could not be installed, or 0 if it was not needed or installed.
-    public let truncateFilterErrno: Int32
+    /// What keeps providers from signalling processes outside their run.
+    public let signalGuard: SignalGuard
+    /// Why the seccomp filter could not be installed, or 0 if it was.
+    public let filterErrno: Int32
     private let handle: OpaquePointer
+
+    /// Which guards are the seccomp filter's even where Landlock has the right or the scope, as on an older kernel:
+    /// for tests of the fallbacks, and for comparing costs.
+    public struct SeccompPreference: OptionSet, Sendable {
+        public let rawValue: Int32
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// Truncation, as where Landlock's ABI is older than 3.
+        public static let truncation = SeccompPreference(rawValue: Int32(CSPAWN_SANDBOX_SECCOMP_TRUNCATE.rawValue))
+        /// Signals, as where Landlock's ABI is older than 6.
+        public static let signals = SeccompPreference(rawValue: Int32(CSPAWN_SANDBOX_SECCOMP_SIGNALS.rawValue))
+    }
 
     /// Starts the sandbox thread, restricted to writing beneath `writablePaths` (those that do not exist are skipped).
     public convenience init(writablePaths: [String] = ProviderSandbox.defaultWritablePaths) throws(Unavailable) {
-        try self.init(writablePaths: writablePaths, preferSeccomp: false)
+        try self.init(writablePaths: writablePaths, preferringSeccompFor: [])
     }
 
-    /// As `init(writablePaths:)`; with `preferSeccomp` the truncate guard is the seccomp filter even where Landlock
-    /// has its right, as on a kernel whose Landlock ABI is older than 3.
-    init(writablePaths: [String], preferSeccomp: Bool) throws(Unavailable) {
+    /// As `init(writablePaths:)`, with the seccomp filter for the guards in `preference` even where Landlock has
+    /// the right or the scope.
+    public init(writablePaths: [String], preferringSeccompFor preference: SeccompPreference) throws(Unavailable) {
         var step: UnsafePointer<CChar>?
         let paths = writablePaths.map { strdup($0) }
         defer { paths.forEach { free($0) } }
         let made = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-            cspawn_sandbox_start($0.baseAddress, $0.count, preferSeccomp ? 1 : 0, &step)
+            cspawn_sandbox_start($0.baseAddress, $0.count, preference.rawValue, &step)
         }
         guard let made else {
             throw Unavailable(step: step.map { String(cString: $0) } ?? "cspawn_sandbox_start", errno: errno)
@@ -66,7 +81,8 @@ public final class ProviderSandbox {
         handle = made
         abi = Int(cspawn_sandbox_abi(made))
         truncateGuard = TruncateGuard(cspawn_sandbox_truncate_guard(made))
-        truncateFilterErrno = cspawn_sandbox_truncate_filter_errno(made)
+        signalGuard = SignalGuard(cspawn_sandbox_signal_guard(made))
+        filterErrno = cspawn_sandbox_filter_errno(made)
         self.writablePaths = writablePaths
     }
 

@@ -51,12 +51,12 @@ final class RunnerSharedState {
     private var streamWatches = StreamWatchQueue()
     private var streamWatchTimer: RunnerEventToken?
 
-    /// Programs and file actions built for earlier spawns, reused while they fit (see `SpawnFileActions`).
+    /// Programs built for earlier spawns, reused while they fit.
     private var programs = SpawnCache<SpawnProgram.Key, SpawnProgram>()
-    private var fileActions = SpawnCache<SpawnFileActions.Key, SpawnFileActions>()
-    private var attributes: SpawnAttributes?
     /// RLIMIT_NOFILE for every child (`ProviderRunner.childDescriptorLimit`); nil: they inherit this process's.
     var childDescriptorLimit: rlimit?
+    /// Kills and reaps what finished runs leave behind (`ProviderRunner.adoptOrphans()`); nil: nothing is.
+    private(set) var orphans: OrphanReaper?
 
     init(sandbox: ProviderSandbox?, loop: RunnerEventLoop) {
         self.sandbox = sandbox
@@ -68,25 +68,14 @@ final class RunnerSharedState {
         if exitPoller >= 0 { close(exitPoller) }
     }
 
-    /// The spawn of `program` with `stdio` as descriptors 0–2 in `workingDirectory`, from the caches.
+    /// The spawn of `program` with `stdio` as descriptors 0–2 in `workingDirectory`, its program from the cache.
     func spawn(of program: SpawnProgram.Key, stdio: (Int32, Int32, Int32), outputEnd: Int32,
-               workingDirectory: String?, dataLimit: UInt64?, tag: UInt64) throws(SpawnSetupError) -> QueuedSpawn {
-        let attributes: SpawnAttributes
-        if let built = self.attributes {
-            attributes = built
-        } else {
-            attributes = try SpawnAttributes()
-            self.attributes = attributes
-        }
-        let actionsKey = SpawnFileActions.Key(stdin: stdio.0, stdout: stdio.1, stderr: stdio.2,
-                                              workingDirectory: workingDirectory)
-        let actions = try fileActions.value(for: actionsKey) { key throws(SpawnSetupError) in
-            try SpawnFileActions(key)
-        }
-        let built = programs.value(for: program) { SpawnProgram($0) }
-        return QueuedSpawn(program: built, fileActions: actions, attributes: attributes, dataLimit: dataLimit,
-                           descriptorLimit: childDescriptorLimit, childEnds: stdio, outputEnd: outputEnd,
-                           exitPoller: exitPoller, tag: tag)
+               workingDirectory: String?, dataLimit: UInt64?, tag: UInt64) -> QueuedSpawn {
+        var key = program
+        key.workingDirectory = workingDirectory
+        let built = programs.value(for: key) { SpawnProgram($0) }
+        return QueuedSpawn(program: built, dataLimit: dataLimit, descriptorLimit: childDescriptorLimit,
+                           childEnds: stdio, outputEnd: outputEnd, exitPoller: exitPoller, tag: tag)
     }
 
     /// A run is launched: it is live until `runEnded(_:)`. Returns its tag.
@@ -102,10 +91,20 @@ final class RunnerSharedState {
         return lastTag
     }
 
-    /// A run has finished.
+    /// A run has finished: its child is reaped, and whatever it left is killed.
     func runEnded(_ tag: UInt64) {
         live[tag] = nil
+        orphans?.sweep()
         dropIdleWatches()
+    }
+
+    /// Makes this process the reaper of its providers' orphans (`OrphanReaper`); once only.
+    func adoptOrphans() throws(SystemCallFailure) {
+        guard orphans == nil else { return }
+        orphans = try OrphanReaper(loop: loop) { [unowned self] in
+            // With a sandbox, providers are the spawning thread's children, never the main thread's.
+            sandbox == nil ? live.values.compactMap { $0.pid > 0 ? $0.pid : nil } : []
+        }
     }
 
     /// Calls `streamWatchDue()` of run `tag` at `deadline` (monotonic seconds), unless it has ended by then.

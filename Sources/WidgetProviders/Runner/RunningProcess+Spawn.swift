@@ -88,19 +88,14 @@ extension RunningProcess {
             return .failure(failure)
         }
         close(input[1])
-        do {
-            // The spawn owns the child's ends from here on, and closes them once the child has its copies.
-            let spawn = try shared.spawn(
-                of: SpawnProgram.Key(path: path, argv: spec.argv, environment: spec.environment),
-                stdio: (input[0], output[1], errors[1]), outputEnd: output[0],
-                workingDirectory: spec.workingDirectory, dataLimit: spec.memoryMax, tag: tag)
-            stdoutFD = output[0]
-            stderrFD = errors[0]
-            return .success(spawn)
-        } catch {
-            closeAll([input[0]] + output + errors)
-            return .failure(.spawn(errno: error.errno, message: "cannot start \(path)"))
-        }
+        // The spawn owns the child's ends from here on, and closes them once the child has its copies.
+        let spawn = shared.spawn(
+            of: SpawnProgram.Key(path: path, argv: spec.argv, environment: spec.environment),
+            stdio: (input[0], output[1], errors[1]), outputEnd: output[0],
+            workingDirectory: spec.workingDirectory, dataLimit: spec.memoryMax, tag: tag)
+        stdoutFD = output[0]
+        stderrFD = errors[0]
+        return .success(spawn)
     }
 
     /// Writes the whole request without blocking: the pipe is empty, nobody reads it yet, and it was sized for the
@@ -146,23 +141,16 @@ extension RunningProcess {
         if due.contains(.timedOut) { timeOut() }
     }
 
-    /// Takes the child over: its exit watch and memory cap, set by the spawning thread (through the end of its output
-    /// in the exit poller, or its pidfd). The failure, if any: the run is then abandoned.
+    /// Takes the child over: its exit watch, set by the spawning thread (through the end of its output in the exit
+    /// poller, or its pidfd). The failure, if any: the run is then abandoned.
     private func takeOver(_ spawn: QueuedSpawn) -> ProcessFailure? {
         guard spawn.result == 0 else {
-            return .spawn(errno: spawn.result, message: "cannot start \(programPath)")
+            return .spawn(errno: spawn.result, message: spawn.failureMessage(program: programPath))
         }
         pid = spawn.pid
         pidfd = spawn.pidfd
         if pidfd < 0 && spawn.pidfdErrno != 0 {
             return .spawn(errno: spawn.pidfdErrno, message: "pidfd_open failed")
-        }
-        if spawn.limitErrno != 0 {
-            return .spawn(errno: spawn.limitErrno, message: "cannot cap the memory of \(programPath)")
-        }
-        if spawn.descriptorLimitErrno != 0 {
-            return .spawn(errno: spawn.descriptorLimitErrno,
-                          message: "cannot set the descriptor limit of \(programPath)")
         }
         if spawn.pollerErrno != 0 {
             return .spawn(errno: spawn.pollerErrno, message: "cannot watch the child's exit")

@@ -2,25 +2,29 @@
 import Glibc
 #endif
 
-/// A program's path, argv and envp as C strings, built once and shared by every spawn of it: the spawning thread
-/// reads them while the loop goes on, so they live as long as any queued spawn holds them.
+/// A program's path, argv, envp and working directory as C strings, built once and shared by every spawn of it: the
+/// spawning thread reads them while the loop goes on, so they live as long as any queued spawn holds them.
 final class SpawnProgram {
     /// What a program is, for the runner's cache.
     struct Key: Hashable {
         var path: String
         var argv: [String]
         var environment: [String: String]
+        /// nil keeps the runner's.
+        var workingDirectory: String? = nil
     }
 
     let path: UnsafeMutablePointer<CChar>
     let arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
     let variables: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+    let workingDirectory: UnsafeMutablePointer<CChar>?
     private let argumentCount: Int
     private let variableCount: Int
 
     /// argv as given; envp as `NAME=value`, sorted by name.
     init(_ key: Key) {
         path = strdup(key.path)
+        workingDirectory = key.workingDirectory.map { strdup($0) }
         argumentCount = key.argv.count + 1
         arguments = .allocate(capacity: argumentCount)
         for (index, argument) in key.argv.enumerated() { arguments[index] = strdup(argument) }
@@ -38,5 +42,6 @@ final class SpawnProgram {
         arguments.deallocate()
         variables.deallocate()
         free(path)
+        free(workingDirectory)
     }
 }

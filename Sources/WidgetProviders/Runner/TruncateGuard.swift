@@ -30,7 +30,7 @@ public enum TruncateGuard: Sendable, Equatable, CustomStringConvertible {
 
     /// What providers can do that they should not, and why, when nothing guards against truncation: the warning the
     /// daemon logs at start. `filterErrno` is why the seccomp filter could not be installed
-    /// (`ProviderSandbox.truncateFilterErrno`). nil for a guard in force.
+    /// (`ProviderSandbox.filterErrno`). nil for a guard in force.
     public func problem(filterErrno: Int32) -> String? {
         guard self == .none else { return nil }
         let hint = filterErrno == EPERM ? "; does the unit's SystemCallFilter= allow seccomp?" : ""

@@ -62,6 +62,23 @@ public final class Daemon {
     /// the watchdog), SIGUSR2 reads a wall-clock offset in seconds from `<runtime-dir>/test-clock-offset`.
     let testFaults = ProcessInfo.processInfo.environment["WIDGET_SCHEDULER_TEST_FAULTS"] == "1"
 
+    /// With the test-only fault switches, `WIDGET_SCHEDULER_TEST_SECCOMP=signals,truncation` (either or both) has the
+    /// sandbox use its seccomp filter for those guards even where Landlock could, as on an older kernel.
+    var testSeccompPreference: ProviderSandbox.SeccompPreference {
+        guard testFaults, let names = ProcessInfo.processInfo.environment["WIDGET_SCHEDULER_TEST_SECCOMP"] else {
+            return []
+        }
+        var preference: ProviderSandbox.SeccompPreference = []
+        for name in names.split(separator: ",") {
+            switch name {
+            case "signals": preference.insert(.signals)
+            case "truncation": preference.insert(.truncation)
+            default: logger.warning("test fault: WIDGET_SCHEDULER_TEST_SECCOMP: unknown guard \"\(name)\"")
+            }
+        }
+        return preference
+    }
+
     public init(options: Options, logger: Logger) throws {
         self.options = options
         self.logger = logger
@@ -101,14 +118,21 @@ public final class Daemon {
             return nil
         }
         do {
-            let sandbox = try ProviderSandbox(writablePaths: settings.writablePaths)
+            let sandbox = try ProviderSandbox(writablePaths: settings.writablePaths,
+                                              preferringSeccompFor: testSeccompPreference)
             let paths = settings.writablePaths.joined(separator: ", ")
             let line = "providers may write only beneath \(paths) "
-                + "(Landlock ABI \(sandbox.abi); \(sandbox.truncateGuard))"
-            if let problem = sandbox.truncateGuard.problem(filterErrno: sandbox.truncateFilterErrno) {
-                logger.warning("\(line); \(problem)")
-            } else {
+                + "(Landlock ABI \(sandbox.abi); \(sandbox.truncateGuard); \(sandbox.signalGuard))"
+            var problems = [sandbox.truncateGuard.problem(filterErrno: sandbox.filterErrno),
+                            sandbox.signalGuard.problem(filterErrno: sandbox.filterErrno)].compactMap { $0 }
+            if sandbox.filterErrno != 0 {
+                problems.append("what a provider starts can leave its run's process tree (clone with CLONE_PARENT) "
+                    + "and cgroup (clone3): the seccomp filter could not be installed")
+            }
+            if problems.isEmpty {
                 logger.info("\(line)")
+            } else {
+                logger.warning("\(line); \(problems.joined(separator: "; "))")
             }
             return sandbox
         } catch {
@@ -241,6 +265,16 @@ public final class Daemon {
         Self.logLatencySlice(ThreadScheduling.requestLatencySlice(), to: logger)
         let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
         self.runner = runner
+        do {
+            try runner.adoptOrphans { [logger] killed, reaped in
+                logger.info("killed \(killed) process(es) that finished runs left behind; reaped \(reaped)")
+            }
+        } catch {
+            logger.warning("""
+                cannot adopt what providers orphan (\(error)): a process a provider moves out of its process group \
+                (setsid, a double fork) may outlive its run
+                """)
+        }
         var serviceRef: WidgetService?
         let timer = try EventLoopWakeupTimer(loop: loop) { serviceRef?.tick() }
         let activated = (try? ListenFDs.descriptors()) ?? []
@@ -387,6 +421,8 @@ public final class Daemon {
         // A run ended while its spawn was still queued has its child killed when the spawn is done: wait for that
         // here, or the child would start after the daemon is gone.
         runner.settleQueuedSpawns()
+        // What the ended runs left outside their process groups; the stop timeout is the outer bound.
+        runner.killLeftovers(waitingUpTo: 2)
         service.flush()
         handler.endStreams()
         server.stop()
