@@ -93,7 +93,7 @@ struct RunnerSignalScopeTests {
         outsider.arguments = ["60"]
         try outsider.run()
         defer {
-            outsider.terminate()
+            kill(outsider.processIdentifier, SIGKILL)  // SIGTERM may be blocked in this process, and so in it
             outsider.waitUntilExit()
         }
         let name = "widget-scheduler-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -54,4 +54,46 @@ struct RestoreTests {
         let actions = scheduler.handle(.tick, at: now)
         #expect(actions.contains(.startRun(widget: "w", reason: .policy)))
     }
+
+    /// A widget whose run is in flight at every daemon death is the likely cause: the third in a row quarantines it.
+    @Test(arguments: [
+        (deathsBefore: 0, threshold: 3, deathsAfter: 1, quarantined: false),
+        (deathsBefore: 1, threshold: 3, deathsAfter: 2, quarantined: false),
+        (deathsBefore: 2, threshold: 3, deathsAfter: 3, quarantined: true),
+        (deathsBefore: 0, threshold: 1, deathsAfter: 1, quarantined: true),
+    ])
+    func aRunInFlightAtADaemonDeathCountsTowardsQuarantine(
+        deathsBefore: Int, threshold: Int, deathsAfter: Int, quarantined: Bool
+    ) {
+        var schedule = Self.saved()
+        schedule.interruptedByDaemonDeaths = deathsBefore
+        let after = schedule.afterDaemonDeath(threshold: threshold)
+        #expect(after.interruptedByDaemonDeaths == deathsAfter)
+        #expect(after.quarantined == quarantined)
+        let savedAt = Instant(monotonic: 1_000, wall: Self.savedWall)
+        let restored = after.restored(savedAt: savedAt, now: savedAt.advanced(by: 10), sameBoot: true)
+        // Quarantined, its interrupted run is not run again at start; otherwise it is, as after a clean stop.
+        #expect(restored.pending == (quarantined ? nil : PendingRun(reason: .explicit, due: .monotonic(990))))
+        #expect(restored.budget == schedule.budget, "no token comes back either way")
+    }
+
+    @Test func aDeathWithNothingInFlightCountsForNobody() {
+        var schedule = Self.saved()
+        schedule.inFlight = nil
+        schedule.interruptedByDaemonDeaths = 2
+        #expect(schedule.afterDaemonDeath(threshold: 3) == schedule)
+    }
+
+    @Test func aRunThatFinishesClearsTheDeathsOfItsWidget() {
+        for succeeds in [true, false] {
+            var harness = SchedulerHarness(SchedulerSettings(minimumInterval: 0, maxConcurrentRuns: 4))
+            var schedule = WidgetSchedule(id: "w", kind: "k", budget: RefreshBudget(tokens: 3, stamp: 0))
+            schedule.interruptedByDaemonDeaths = 2
+            schedule.pending = PendingRun(reason: .explicit, due: .monotonic(0))
+            harness.scheduler.restore(schedule, at: harness.now)
+            #expect(SchedulerHarness.starts(harness.tick(0)) == ["w": .explicit])
+            _ = succeeds ? harness.succeed("w", at: 1) : harness.fail("w", at: 1)
+            #expect(harness.scheduler.widgets["w"]?.interruptedByDaemonDeaths == 0, "succeeds: \(succeeds)")
+        }
+    }
 }

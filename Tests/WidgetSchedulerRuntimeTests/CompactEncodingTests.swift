@@ -19,6 +19,7 @@ struct CompactEncodingTests {
         schedule.currentEntry = TimelineOutline.Entry(date: epoch, relevance: TimelineEntryRelevance(score: 4,
                                                                                                       duration: 60))
         schedule.maxRelevanceScore = 9
+        schedule.interruptedByDaemonDeaths = 2
         return PersistedWidgetState(
             schedule: schedule,
             lastRun: PersistedWidgetState.LastRun(startedAt: epoch, reason: .retry, outcome: "timeout"),
@@ -52,6 +53,18 @@ struct CompactEncodingTests {
         let decoded = try PersistedWidgetState(decoding: state.encoded())
         #expect(decoded.schedule == state.schedule)
         #expect(decoded.lastRun == nil && decoded.currentContent == nil)
+    }
+
+    @Test func aVersionOneBlobIsReadWithNoDaemonDeaths() throws {
+        var blob = [UInt8](Self.fullSchedule.encoded())
+        // Version 1 is version 2 without the death count at its end (8 bytes).
+        blob[0] = 1
+        blob.removeLast(8)
+        let decoded = try PersistedWidgetState(decoding: Data(blob))
+        var expected = Self.fullSchedule.schedule
+        expected.interruptedByDaemonDeaths = 0
+        #expect(decoded.schedule == expected)
+        #expect(decoded.currentContent == Self.fullSchedule.currentContent)
     }
 
     @Test func aScheduleSavedAsJSONByAnEarlierVersionIsStillRead() throws {

@@ -21,6 +21,9 @@ private let bob = PeerCredentials(pid: 11, uid: 1001, gid: 1001, groups: [1001, 
 private let admin = PeerCredentials(pid: 12, uid: 1002, gid: 1002, groups: [1002, adminGID])
 private let root = PeerCredentials(pid: 1, uid: 0, gid: 0)
 private let daemon = PeerCredentials(pid: 2, uid: daemonUID, gid: daemonUID)
+/// A process a provider run started: the daemon's uid, or root's for a daemon run as root, and the admin group.
+private let provider = PeerCredentials(pid: 3, uid: daemonUID, gid: daemonUID, groups: [adminGID], isProvider: true)
+private let rootProvider = PeerCredentials(pid: 4, uid: 0, gid: 0, isProvider: true)
 
 /// weather is owned by alice; news by group 500 (bob's); clock has no owners.
 private func owners(_ kind: String) -> KindOwners? {
@@ -55,6 +58,16 @@ private let table: [AuthorizationCase] = [
     .init(name: "admin group may not foreground", method: .reload, kinds: ["clock"], foreground: true, peer: admin,
           expected: nil),
     .init(name: "stranger may not foreground", method: .reload, kinds: ["weather"], foreground: true, peer: bob,
+          expected: nil),
+    .init(name: "a provider may not reload", method: .reload, kinds: ["clock"], peer: provider, expected: nil),
+    .init(name: "a provider may not foreground", method: .reload, kinds: ["clock"], foreground: true, peer: provider,
+          expected: nil),
+    .init(name: "a provider may not remove", method: .remove, kinds: ["clock"], peer: provider, expected: nil),
+    .init(name: "a provider may not write data", method: .dataSet, kinds: ["news"], peer: provider, expected: nil),
+    .init(name: "a provider run as root may not add", method: .add, kinds: ["clock"], peer: rootProvider,
+          expected: nil),
+    .init(name: "a provider may not even list", method: .list, kinds: [], peer: provider, expected: nil),
+    .init(name: "a provider may not ask for options", method: .options, kinds: [], peer: rootProvider,
           expected: nil),
 ]
 
@@ -129,6 +142,22 @@ private let table: [AuthorizationCase] = [
         let verdict = rules.decide(method: row.method, kinds: row.kinds, foreground: row.foreground, peer: row.peer,
                                    owners: owners)
         #expect(verdict == .denied(reason: row.reason))
+    }
+
+    @Test func aProvidersProcessIsRefusedEveryMethodWithTheReason() throws {
+        for method in ControlMethod.allCases {
+            do {
+                try rules.admit(method: method, peer: provider)
+                Issue.record("\(method) admitted a provider's process")
+            } catch {
+                #expect(error.name == ControlError.Name.permissionDenied)
+                #expect(error.parameters["method"] == .string(method.rawValue))
+                #expect(error.message == "permission denied: processes started by a provider run have no control "
+                    + "rights")
+            }
+            try rules.admit(method: method, peer: daemon)
+            try rules.admit(method: method, peer: alice)
+        }
     }
 
     @Test func ownersMatchByUserOrAnyGroup() {

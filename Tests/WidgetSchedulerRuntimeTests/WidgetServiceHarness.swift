@@ -32,8 +32,10 @@ final class WidgetServiceHarness {
         path: "/etc/widget-scheduler/providers/clock.toml", exec: ["/usr/lib/widget-providers/clock"],
         widgets: [WidgetKindManifest(kind: "clock")])
 
+    /// A service over `store`, loaded as after a clean stop unless `afterDeath` (the daemon died).
     init(settings: SchedulerSettings = SchedulerSettings(maxConcurrentRuns: 4),
-         store: InMemoryStateStore = InMemoryStateStore(), clock: ManualDaemonClock = ManualDaemonClock()) throws {
+         store: InMemoryStateStore = InMemoryStateStore(), clock: ManualDaemonClock = ManualDaemonClock(),
+         afterDeath: Bool = false) throws {
         self.store = store
         self.clock = clock
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString)")
@@ -43,7 +45,7 @@ final class WidgetServiceHarness {
             settings: settings, manifests: ManifestSet(manifests: [Self.weather, Self.clockKind]),
             clock: clock, launcher: launcher, timer: timer, store: store, groupData: groupData,
             logger: RecordingLogHandler.logger(journal))
-        try service.load()
+        try service.load(lastStopWasClean: !afterDeath)
     }
 
     deinit {

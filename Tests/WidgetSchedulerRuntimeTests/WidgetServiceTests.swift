@@ -228,6 +228,57 @@ struct WidgetServiceTests {
         #expect(RunReporter.twoDecimals(value) == String(format: "%.2f", value))
     }
 
+    /// A provider that kills the daemon (or crashes it) is in flight at every death: the third quarantines its widget
+    /// at start, logged with its reason, and its run is not started again; the other widget, in flight at one death
+    /// only, runs again. A clean stop with the run in flight counts for nothing.
+    @Test func aWidgetInFlightAtThreeDaemonDeathsInARowIsQuarantinedAtStart() throws {
+        let store = InMemoryStateStore()
+        let clock = ManualDaemonClock()
+        var harness = try WidgetServiceHarness(store: store, clock: clock)
+        let killer = try harness.addWidget()
+        let innocent = try harness.addWidget()
+        harness.launcher.launches[1].succeed(harness.timeline([0]))
+        harness.service.flush()
+        for death in 1...3 {
+            if death == 3 {
+                // An innocent run in flight at this death only.
+                clock.clock.advance(to: Double(death) * 400)
+                _ = try harness.service.reload(.widgets([innocent]), foreground: false)
+            }
+            harness.service.flush()
+            // A clean stop between two deaths, with the killer in flight, neither counts nor clears.
+            if death == 2 {
+                harness = try WidgetServiceHarness(store: store, clock: clock, afterDeath: false)
+                #expect(harness.launcher.launches.compactMap { $0.invocation.request.widget?.id } == [killer])
+                harness.service.flush()
+            }
+            harness = try WidgetServiceHarness(store: store, clock: clock, afterDeath: true)
+            let started = harness.launcher.launches.compactMap { $0.invocation.request.widget?.id }
+            if death < 3 {
+                #expect(started == [killer], "death \(death): the interrupted run starts again")
+                        #expect(harness.journal.entries.allSatisfy { !$0.message.contains("quarantined") })
+            } else {
+                // The innocent's interrupted run waits for its floor, as after any restart; the killer's never comes.
+                #expect(started.isEmpty)
+                harness.advance(to: 1_200 + 300)
+                let later = harness.launcher.launches.compactMap { $0.invocation.request.widget?.id }
+                #expect(later == [innocent], "the killer is not run again; the innocent's run is")
+            }
+        }
+        let line = try #require(harness.journal.entries.first { $0.message.contains("quarantined") })
+        #expect(line.message == "\(killer): quarantined: a run of it was in flight at each of the daemon's last 3 "
+            + "deaths; an explicit, foreground or configuration request lifts it")
+        #expect(line.fields[JournalField.failureReason] == "daemon-died")
+        #expect(line.fields["MESSAGE_ID"] == JournalMessageID.quarantined.rawValue)
+        let summary = try #require(harness.service.list().first { $0.id == killer })
+        #expect(summary.state == "quarantined")
+        #expect(summary.lastOutcome == "daemon-died")
+        // A reload gives it another try, as after any quarantine.
+        _ = try harness.service.reload(.widgets([killer]), foreground: false)
+        let relaunched = harness.launcher.launches.compactMap { $0.invocation.request.widget?.id }
+        #expect(relaunched.contains(killer))
+    }
+
     @Test func manyTokenValuesAreWrittenAsPercentTwoFWould() {
         var generator = SeededGenerator(seed: 0x2F)
         var mismatches: [Double] = []

@@ -18,6 +18,9 @@ public enum RunFailureReason: String, Sendable, Hashable, Codable, CaseIterable,
     case spawn
     /// The daemon stopped while the run was in flight: the outcome a restored widget's last run is given.
     case interrupted
+    /// The daemon died (it did not stop) while the run was in flight: the outcome a restored widget's last run is
+    /// given, and the reason of a quarantine for daemon deaths (`WidgetSchedule.afterDaemonDeath`).
+    case daemonDied = "daemon-died"
 
     /// The protocol's name, e.g. `output-too-large`.
     public var description: String { rawValue }

@@ -12,6 +12,10 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
     public var backoffMaximum: Double
     /// Consecutive failures after which a widget is quarantined.
     public var quarantineThreshold: Int
+    /// Daemon deaths in a row with a run of the widget in flight after which it is quarantined at the next start.
+    /// Lower than `quarantineThreshold`: under systemd a daemon that dies at each start is given up on at its
+    /// fifth start in ten seconds (`StartLimitBurst=`), and every death interrupts every other widget's runs.
+    public var daemonDeathQuarantineThreshold: Int
     /// Provider runs allowed at the same time, across all widgets.
     public var maxConcurrentRuns: Int
     /// How far the daemon may delay a wake-up to coalesce it with others (timer accuracy), in seconds.
@@ -28,6 +32,7 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
         backoffInitial: Double = 30,
         backoffMaximum: Double = 5 * 3600,
         quarantineThreshold: Int = 10,
+        daemonDeathQuarantineThreshold: Int = 3,
         maxConcurrentRuns: Int = 2,
         coalesceWindow: Double = 1,
         developerKinds: Set<String> = [],
@@ -39,6 +44,7 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
         self.backoffInitial = backoffInitial
         self.backoffMaximum = backoffMaximum
         self.quarantineThreshold = quarantineThreshold
+        self.daemonDeathQuarantineThreshold = daemonDeathQuarantineThreshold
         self.maxConcurrentRuns = maxConcurrentRuns
         self.coalesceWindow = coalesceWindow
         self.developerKinds = developerKinds
@@ -70,6 +76,7 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
         check(backoffInitial.isFinite && backoffInitial > 0, "backoff-initial must be a number of seconds > 0")
         check(backoffMaximum.isFinite && backoffMaximum >= backoffInitial, "backoff-maximum must be ≥ backoff-initial")
         check(quarantineThreshold >= 1, "quarantine-threshold must be an integer ≥ 1")
+        check(daemonDeathQuarantineThreshold >= 1, "daemon-death-quarantine-threshold must be an integer ≥ 1")
         check(maxConcurrentRuns >= 1, "max-concurrent-runs must be an integer ≥ 1")
         check(coalesceWindow.isFinite && coalesceWindow >= 0, "coalesce-window must be a number of seconds ≥ 0")
         check(optionsRate.isFinite && optionsRate >= 1, "options-rate must be a number of runs a minute ≥ 1")

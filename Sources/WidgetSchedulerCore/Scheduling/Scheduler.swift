@@ -270,6 +270,8 @@ public struct Scheduler: Sendable {
         // id, each step cost a copy of it and a hash of the id, a dozen of them a run.
         widgets.modify(at: position) { schedule in
             schedule.inFlight = nil
+            // The provider ran to an end without the daemon dying: its earlier runs' deaths were not its doing.
+            schedule.interruptedByDaemonDeaths = 0
             switch outcome {
             case .success(let timeline):
                 schedule.consecutiveFailures = 0

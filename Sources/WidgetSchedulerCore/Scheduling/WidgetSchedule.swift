@@ -20,6 +20,8 @@ public struct WidgetSchedule: Sendable, Hashable, Codable {
     public var backoffUntil: Double?
     /// Set after `quarantineThreshold` consecutive failures: no automatic runs until a request lifts it.
     public var quarantined: Bool
+    /// Daemon deaths in a row that a run of this widget was in flight at; a run that finishes resets it.
+    public var interruptedByDaemonDeaths = 0
     public var inFlight: RunInFlight?
     public var pending: PendingRun?
     /// The newest successful timeline's outline (contents are the caller's). Kept through failures.
@@ -29,6 +31,12 @@ public struct WidgetSchedule: Sendable, Hashable, Codable {
     /// The greatest relevance score of this widget's entries whose dates have come, for normalising its current score.
     /// A future entry's score counts only once its date comes (`Relevance.current` adds the current timeline's).
     public var maxRelevanceScore: Double
+
+    /// The JSON form (the daemon's oldest saved states) predates the death count, which is 0 there.
+    private enum CodingKeys: String, CodingKey {
+        case id, kind, budget, lastRunStart, consecutiveFailures, backoffUntil, quarantined, inFlight, pending, timeline
+        case currentEntry, maxRelevanceScore
+    }
 
     public init(id: String, kind: String, budget: RefreshBudget) {
         self.id = id
@@ -43,6 +51,25 @@ public struct WidgetSchedule: Sendable, Hashable, Codable {
         self.timeline = nil
         self.currentEntry = nil
         self.maxRelevanceScore = 0
+    }
+
+    /// The state saved by a daemon that died (it did not stop cleanly) with this widget's run in flight: one more
+    /// death in a row. The run in flight is what the daemon was doing when it died, so a provider that kills the
+    /// daemon, or makes it crash or hang until its watchdog kills it, is in flight at every death; an innocent one
+    /// finishes a run between two. At `threshold` deaths in a row the widget is quarantined, like a provider that
+    /// fails `quarantineThreshold` times, and its interrupted run is dropped rather than run again at start. Without
+    /// a run in flight, the state is returned as it is.
+    public func afterDaemonDeath(threshold: Int) -> WidgetSchedule {
+        guard inFlight != nil else { return self }
+        var copy = self
+        copy.interruptedByDaemonDeaths += 1
+        if copy.interruptedByDaemonDeaths >= threshold {
+            copy.quarantined = true
+            copy.inFlight = nil
+            copy.pending = nil
+            copy.backoffUntil = nil
+        }
+        return copy
     }
 
     /// The state as saved by a daemon that stopped at `saved`, restored at `now`.

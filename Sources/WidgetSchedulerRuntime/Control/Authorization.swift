@@ -3,7 +3,10 @@ import WidgetProtocol
 /// Who may call what on the control socket. Pure: the peer, the method and the kinds it concerns go in, a verdict
 /// comes out; the owner lookup is a parameter.
 ///
-/// - Read methods are open to every local user.
+/// - A process a provider run started (`PeerCredentials.isProvider`) may call nothing, whatever its uid (it has the
+///   daemon's): a provider's request carries all it needs, a read such as `Options` would start providers from
+///   inside a run, and a `Watch` would hold the daemon's memory for a guest.
+/// - Read methods are open to every other local user.
 /// - `Reload`, `Add`, `Remove`, `Configure`, `DataSet` and `DataDelete` need uid 0, the daemon's uid, membership of
 ///   the admin group (`widget-scheduler`, when it exists), or ownership of every kind the call concerns.
 /// - `foreground` needs uid 0, the daemon's uid, or ownership of every kind concerned: group membership is not
@@ -20,6 +23,9 @@ public struct Authorization: Sendable, Hashable {
         case adminGroup = "admin group"
         case kindOwner = "kind owner"
     }
+
+    /// Why a provider's process is refused, whatever it calls.
+    public static let providerRefusal = "processes started by a provider run have no control rights"
 
     /// The decision on one call.
     public enum Verdict: Sendable, Hashable {
@@ -56,6 +62,7 @@ public struct Authorization: Sendable, Hashable {
         method: ControlMethod, kinds: Set<String>, foreground: Bool, peer: PeerCredentials,
         owners: (String) -> KindOwners?
     ) -> Verdict {
+        if peer.isProvider { return .denied(reason: Self.providerRefusal) }
         if !method.isPrivileged && !foreground { return .allowed(.openMethod) }
         if peer.uid == 0 { return .allowed(.root) }
         if peer.uid == daemonUID { return .allowed(.daemonUser) }
@@ -95,6 +102,13 @@ public struct Authorization: Sendable, Hashable {
         case .allowed(let basis): return basis
         case .denied(let reason): throw ControlError.permissionDenied(method: method.rawValue, reason: reason)
         }
+    }
+
+    /// Refuses every call of a provider's process with `PermissionDenied`, read methods included; other peers pass
+    /// (their calls are checked per method by `check`).
+    public func admit(method: ControlMethod, peer: PeerCredentials) throws(ControlError) {
+        guard peer.isProvider else { return }
+        throw ControlError.permissionDenied(method: method.rawValue, reason: Self.providerRefusal)
     }
 
     private func describe(_ kinds: Set<String>) -> String {

@@ -11,9 +11,10 @@ struct ConnectionAdmission: Sendable {
     private(set) var total = 0
     private var perUser: [UInt32: Int] = [:]
 
-    /// Whether `peer` is root or a member of the admin group (`adminGroupID`, nil when there is none).
+    /// Whether `peer` is root or a member of the admin group (`adminGroupID`, nil when there is none), and not a
+    /// provider's process: those have the daemon's uid and group, and no rights at all (`Authorization`).
     static func isAdministrator(_ peer: PeerCredentials, adminGroupID: UInt32?) -> Bool {
-        peer.uid == 0 || adminGroupID.map(peer.isMember(of:)) == true
+        !peer.isProvider && (peer.uid == 0 || adminGroupID.map(peer.isMember(of:)) == true)
     }
 
     /// Connections user `uid` holds.

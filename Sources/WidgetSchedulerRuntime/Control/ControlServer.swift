@@ -31,6 +31,9 @@ public final class ControlServer: ControlConnectionDelegate {
         public var outputHighWater: Int
         /// The admin group, whose members (with root) are not held to the per-user cap and may use the reserve.
         public var adminGroupID: UInt32?
+        /// The daemon's pid: a peer with its uid that descends from it is a provider's (`PeerCredentials.isProvider`).
+        /// nil in a process whose children are not all providers.
+        public var providerAncestor: Int32?
 
         /// `version` and `url` are what `GetInfo` reports (the project's home page, empty when it has none).
         public init(
@@ -281,7 +284,7 @@ public final class ControlServer: ControlConnectionDelegate {
             refuse(fd, .tooManyConnections(limit: limits.maximumConnections), peer: nil)
             return
         }
-        guard let peer = try? PeerCredentials.of(socket: fd) else {
+        guard let peer = try? PeerCredentials.of(socket: fd, providerAncestor: configuration.providerAncestor) else {
             close(fd)
             return
         }

@@ -286,8 +286,10 @@ public final class Daemon {
             timer: timer, store: store, logger: logger)
         serviceRef = service
         self.service = service
+        // Taken away before anything runs: a death from here on is not a clean stop.
+        let lastStopWasClean = unlink(cleanStopMarker) == 0
         do {
-            try service.load()
+            try service.load(lastStopWasClean: lastStopWasClean)
         } catch {
             throw StartError(description: "cannot load the state in \(options.stateDirectory): \(error)")
         }
@@ -299,11 +301,11 @@ public final class Daemon {
         handler = DaemonControlHandler(service: service, authorization: authorization,
                                        version: options.version, logger: logger)
         let limits = try loadControlLimits(maximumConcurrentRuns: settings.maxConcurrentRuns)
-        server = ControlServer(
-            loop: loop, handler: handler,
-            configuration: ControlServer.Configuration(version: options.version, limits: limits,
-                                                       adminGroupID: authorization.adminGroupID),
-            logger: logger)
+        var serverConfiguration = ControlServer.Configuration(version: options.version, limits: limits,
+                                                              adminGroupID: authorization.adminGroupID)
+        // The daemon starts nothing but providers: a peer below it in the process tree is one of theirs.
+        serverConfiguration.providerAncestor = getpid()
+        server = ControlServer(loop: loop, handler: handler, configuration: serverConfiguration, logger: logger)
         do {
             if let fd = activated.first {
                 try server.adopt(listeningSocket: fd)
@@ -424,10 +426,17 @@ public final class Daemon {
         // What the ended runs left outside their process groups; the stop timeout is the outer bound.
         runner.killLeftovers(waitingUpTo: 2)
         service.flush()
+        // After the last write: the runs in flight were ended by this stop, not by a death.
+        close(open(cleanStopMarker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
         handler.endStreams()
         server.stop()
         loop.exit(code: 0)
     }
+
+    /// A file in the state directory that says the daemon's last stop was clean (SIGTERM, every state written): made
+    /// at the end of a stop, removed at start. A start that does not find it follows a death (a crash, a watchdog
+    /// abort, SIGKILL), and the runs then in flight are counted against their widgets.
+    private var cleanStopMarker: String { options.stateDirectory + "/stopped-cleanly" }
 
     private func wedge() {
         logger.warning("test fault: wedging the event loop (SIGUSR1 with WIDGET_SCHEDULER_TEST_FAULTS=1)")

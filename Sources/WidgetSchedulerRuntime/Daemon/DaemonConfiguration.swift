@@ -61,8 +61,8 @@ public enum DaemonConfiguration {
     /// Every key the file may have.
     static let knownKeys = [
         "minimum-interval", "daily-budget", "burst-budget", "max-concurrent-runs", "coalesce-window", "developer-kinds",
-        "backoff-initial", "backoff-maximum", "quarantine-threshold", "options-rate", "provider-sandbox",
-        "provider-writable-paths",
+        "backoff-initial", "backoff-maximum", "quarantine-threshold", "daemon-death-quarantine-threshold",
+        "options-rate", "provider-sandbox", "provider-writable-paths",
     ] + ControlLimits.keys
 
     /// The provider sandbox settings of the file at `path`; a file that does not exist gives the defaults.
@@ -208,6 +208,7 @@ public enum DaemonConfiguration {
         try number("options-rate", \.optionsRate)
         try integer("max-concurrent-runs", \.maxConcurrentRuns)
         try integer("quarantine-threshold", \.quarantineThreshold)
+        try integer("daemon-death-quarantine-threshold", \.daemonDeathQuarantineThreshold)
         switch fields["developer-kinds"] {
         case nil: break
         case .array(let items)? where items.allSatisfy({ $0.stringValue != nil }):

@@ -42,6 +42,7 @@ public final class DaemonControlHandler: ControlHandler {
 
     public func handle(_ call: VarlinkCall, peer: PeerCredentials) -> VarlinkResponse {
         do {
+            try authorization.admit(method: call.method, peer: peer)
             let response = try dispatch(call, peer: peer)
             // The reply goes out before the end of this loop turn writes the state: write it now, so that nothing a
             // client was told (a widget, a configuration, a spent token) can be undone by a kill -9.

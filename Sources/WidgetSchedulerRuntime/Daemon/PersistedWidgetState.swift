@@ -4,8 +4,9 @@ import WidgetSchedulerCore
 /// What the daemon saves per widget in the schedule blob: the core's state without its timeline (saved apart, with
 /// its outline), the last run's facts for `list`, and the content of the entry hosts show now.
 ///
-/// The blob is the compact binary encoding (`CompactWriter`), first byte 1. Blobs written before it are JSON (first
-/// byte `{`) and are still read.
+/// The blob is the compact binary encoding (`CompactWriter`), first byte its version: 2, which ends with the count
+/// of daemon deaths the widget's runs were in flight at; 1, without it (read as 0). Blobs written before it are
+/// JSON (first byte `{`) and are still read.
 struct PersistedWidgetState {
     /// The last run that started: when, why, and how it ended (nil while it runs).
     struct LastRun: Codable, Hashable {
@@ -20,7 +21,7 @@ struct PersistedWidgetState {
     /// timeline than the stored one (until the new one's first date).
     var currentContent: String?
 
-    static let compactVersion: UInt8 = 1
+    static let compactVersion: UInt8 = 2
 
     func encoded() -> Data {
         var writer = CompactWriter(capacity: 160 + (currentContent?.utf8.count ?? 0))
@@ -62,6 +63,7 @@ struct PersistedWidgetState {
             writer.optional(run.outcome) { $0.string($1) }
         }
         writer.optional(currentContent) { $0.string($1) }
+        writer.int(schedule.interruptedByDaemonDeaths)
         return writer.data
     }
 
@@ -73,7 +75,7 @@ struct PersistedWidgetState {
         }
         var reader = CompactReader(data)
         let version = try reader.u8()
-        guard version == Self.compactVersion else {
+        guard version == 1 || version == Self.compactVersion else {
             throw CompactReader.Malformed(offset: 0, reason: "unknown schedule version \(version)")
         }
         var schedule = WidgetSchedule(id: try reader.string(), kind: try reader.string(),
@@ -100,12 +102,13 @@ struct PersistedWidgetState {
             })
         }
         schedule.maxRelevanceScore = try reader.double()
-        self.schedule = schedule
         lastRun = try reader.optional { reader in
             LastRun(startedAt: try reader.date(), reason: try reader.named(RunReason.self),
                     outcome: try reader.optional { try $0.string() })
         }
         currentContent = try reader.optional { try $0.string() }
+        if version >= 2 { schedule.interruptedByDaemonDeaths = try reader.int() }
+        self.schedule = schedule
         guard reader.isAtEnd else {
             throw CompactReader.Malformed(offset: reader.offset, reason: "trailing bytes after the schedule")
         }

@@ -81,10 +81,13 @@ public final class WidgetService {
     // MARK: - Loading and saving
 
     /// Restores every widget from the store. A reload that came due while the daemon was down runs after start,
-    /// through the usual rules; a run that was in flight is pending again, its token still spent.
-    public func load() throws {
+    /// through the usual rules; a run that was in flight is pending again, its token still spent. Unless the last
+    /// stop was clean, a run in flight was in flight when the daemon died: its widget counts one more such death in a
+    /// row, and is quarantined at `daemonDeathQuarantineThreshold` (`WidgetSchedule.afterDaemonDeath`).
+    public func load(lastStopWasClean: Bool = true) throws {
         let now = clock.now()
-        let restored = try state.restore(settings: scheduler.settings, at: now, reserve: { count in
+        let restored = try state.restore(settings: scheduler.settings, at: now, lastStopWasClean: lastStopWasClean,
+                                         reserve: { count in
             widgets.reserveCapacity(count)
             scheduler.reserveCapacity(count)
         }, restore: { widget, schedule in

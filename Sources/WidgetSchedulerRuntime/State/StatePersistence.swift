@@ -42,8 +42,8 @@ final class StatePersistence {
     /// Reads every widget from the store, one row at a time and keeping only what scheduling needs (entry dates, not
     /// contents): `reserve` gets the count first, then `restore` each widget with its schedule, brought to `now`. A
     /// run that was in flight is pending again, its token still spent, and its last run `interrupted`.
-    func restore(settings: SchedulerSettings, at now: Instant, reserve: (Int) -> Void,
-                 restore: (ManagedWidget, WidgetSchedule) -> Void) throws -> Restored {
+    func restore(settings: SchedulerSettings, at now: Instant, lastStopWasClean: Bool = true,
+                 reserve: (Int) -> Void, restore: (ManagedWidget, WidgetSchedule) -> Void) throws -> Restored {
         let meta = try store.allMeta()
         let saved = Self.savedClock(meta["clock"])
         let sameBoot = saved?.boot == bootID
@@ -69,6 +69,11 @@ final class StatePersistence {
                 ?? WidgetSchedule(id: record.id, kind: record.kind,
                                   budget: RefreshBudget(fullAt: now.monotonic, settings: settings))
             schedule.timeline = storedOutline(item)
+            if !lastStopWasClean, schedule.inFlight != nil {
+                schedule = schedule.afterDaemonDeath(threshold: settings.daemonDeathQuarantineThreshold)
+                persisted?.lastRun?.outcome = RunFailureReason.daemonDied.rawValue
+                if schedule.quarantined { quarantinedForDaemonDeaths(schedule) }
+            }
             if let saved {
                 schedule = schedule.restored(savedAt: saved.instant, now: now, sameBoot: sameBoot)
             }
@@ -82,6 +87,16 @@ final class StatePersistence {
             nextWidgetNumber = max(nextWidgetNumber, (Int(record.id.dropFirst()) ?? 0) + 1)
         }
         return Restored(nextWidgetNumber: nextWidgetNumber)
+    }
+
+    /// Logs a widget quarantined at start because its runs were in flight at the daemon's last deaths.
+    private func quarantinedForDaemonDeaths(_ schedule: WidgetSchedule) {
+        let text = "\(schedule.id): quarantined: a run of it was in flight at each of the daemon's last "
+            + "\(schedule.interruptedByDaemonDeaths) deaths; an explicit, foreground or configuration request lifts it"
+        logger.warning("\(text)", metadata: [
+            JournalField.widgetID: "\(schedule.id)", JournalField.widgetKind: "\(schedule.kind)",
+            JournalField.messageID: JournalMessageID.quarantined.metadataValue,
+            JournalField.failureReason: "\(RunFailureReason.daemonDied)"])
     }
 
     /// The outline of a widget's stored timeline: its compact column, or its JSON for a row written before outlines
