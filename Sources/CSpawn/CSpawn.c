@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 int cspawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
@@ -87,6 +88,10 @@ int cspawn_has_exited(pid_t pid) {
     } while (result < 0 && errno == EINTR);
     if (result < 0) return -1;
     return info.si_pid == pid;
+}
+
+ssize_t cspawn_get_xattr(const char *path, const char *name, void *value, size_t size) {
+    return getxattr(path, name, value, size);
 }
 
 int cspawn_become_subreaper(void) { return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }

@@ -76,6 +76,8 @@ struct RunProviderCommand: ParsableCommand {
         } catch {
             printStderr("widget-scheduler: what the provider orphans may outlive its run: \(error)")
         }
+        // Only inside a cgroup delegated to this command (systemd-run --scope -p Delegate=yes): as under the daemon.
+        runner.useCgroups(try? RunCgroups.delegated())
         var outcome: (result: ProviderRunResult, process: ProcessResult)?
         invocation.start(on: runner) { outcome = ($0, $1) }
         loop.run { outcome != nil }
@@ -153,9 +155,10 @@ struct RunProviderCommand: ParsableCommand {
     private func summary(of process: ProcessResult) -> String {
         var text = String(format: "ran in %.1f ms (pid %d", process.duration * 1000, process.pid)
         if let peak = process.peakMemoryBytes {
-            text += String(format: ", peak RSS %.1f MiB", Double(peak) / 1_048_576)
+            let whose = process.limits.capsWholeRun ? "peak memory of the run" : "peak RSS"
+            text += ", \(whose) " + String(format: "%.1f MiB", Double(peak) / 1_048_576)
         }
-        return text + ")"
+        return text + "); limits: \(process.limits)"
     }
 
     private func indented(_ text: String) -> String {

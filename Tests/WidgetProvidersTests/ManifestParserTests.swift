@@ -95,6 +95,17 @@ func memorySizesParse(_ toml: String, _ bytes: Int) throws {
     #expect(manifest.memoryMax == bytes)
 }
 
+@Test("tasks-max is a count of tasks, 64 when not given, and reaches the run's spec")
+func tasksMaxParses() throws {
+    let given = try parse("exec = \"/bin/true\"\ntasks-max = 16\n[[widget]]\nkind = \"k\"\n").get()
+    #expect(given.tasksMax == 16)
+    let omitted = try parse("exec = \"/bin/true\"\n[[widget]]\nkind = \"k\"\n").get()
+    #expect(omitted.tasksMax == 64)
+    let request = ProviderRequest(request: .placeholder, kind: "k", widget: nil,
+                                  context: ProviderRequest.Context(now: Date(), isPreview: true))
+    #expect(ProviderInvocation(manifest: given, request: request).processSpec.tasksMax == 16)
+}
+
 /// One row per manifest error: a manifest and the exact error it must produce.
 struct ManifestErrorCase: CustomTestStringConvertible, Sendable {
     let toml: String
@@ -131,6 +142,18 @@ private let manifestErrorCases: [ManifestErrorCase] = [
         message: #""memory-max": expected a size such as "64M", "1G" or a number of bytes, found -5"#
     ),
     .init(
+        toml: exec + "tasks-max = 0" + widget,
+        message: #""tasks-max": expected a number of tasks from 1 to 4194304, found 0"#
+    ),
+    .init(
+        toml: exec + "tasks-max = \"many\"" + widget,
+        message: #""tasks-max": expected a number of tasks from 1 to 4194304, found "many""#
+    ),
+    .init(
+        toml: exec + "tasks-max = 9223372036854775807" + widget,
+        message: #""tasks-max": expected a number of tasks from 1 to 4194304, found 9223372036854775807"#
+    ),
+    .init(
         toml: exec + "group = \"../etc\"" + widget,
         message: #""group": expected a group name matching [a-z0-9][a-z0-9._-]*, found "../etc""#
     ),
@@ -145,7 +168,7 @@ private let manifestErrorCases: [ManifestErrorCase] = [
     .init(
         toml: exec + "timout = 5" + widget,
         message: #""timout": unknown key (expected one of: exec, timeout, "#
-            + #"memory-max, group, owner-users, owner-groups, assets, widget)"#
+            + #"memory-max, tasks-max, group, owner-users, owner-groups, assets, widget)"#
     ),
     .init(toml: exec, message: #""widget": expected at least one [[widget]] table, found none"#),
     .init(

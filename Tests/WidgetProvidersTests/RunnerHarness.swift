@@ -45,12 +45,14 @@ enum RunnerHarness {
 
     /// Runs several specs at once on one loop and returns their results in order.
     static func run(_ specs: [ProcessSpec], sandbox: ProviderSandbox? = nil,
-                    childDescriptorLimit: rlimit? = nil,
-                    afterStart: ([RunningProcess]) -> Void = { _ in }) -> [ProcessResult] {
+                    childDescriptorLimit: rlimit? = nil, cgroups: RunCgroups? = nil,
+                    afterStart: ([RunningProcess]) -> Void = { _ in },
+                    cgroupFailure: ((RunCgroups.Unavailable) -> Void)? = nil) -> [ProcessResult] {
         subreaper
         let loop = PollEventLoop()
         let runner = ProviderRunner(loop: loop, sandbox: sandbox)
         runner.childDescriptorLimit = childDescriptorLimit
+        runner.useCgroups(cgroups, failure: cgroupFailure)
         var results = [ProcessResult?](repeating: nil, count: specs.count)
         var handles: [RunningProcess] = []
         for (index, spec) in specs.enumerated() {

@@ -53,6 +53,9 @@ int cspawn_reap_pid(pid_t pid, cspawn_exit_status *status);
 /// runs, or -1 with errno.
 int cspawn_has_exited(pid_t pid);
 
+/// getxattr(2), which Swift's Glibc module does not declare: the value's length, or -1 with errno.
+ssize_t cspawn_get_xattr(const char *path, const char *name, void *value, size_t size);
+
 /// Makes the calling process a child subreaper (PR_SET_CHILD_SUBREAPER), so orphaned descendants are
 /// reparented to it rather than to init.
 int cspawn_become_subreaper(void);

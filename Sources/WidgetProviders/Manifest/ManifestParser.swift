@@ -5,7 +5,7 @@ import WidgetProtocol
 /// Turns one manifest's TOML text into a `ProviderManifest`, collecting every error it finds.
 public enum ManifestParser {
     private static let topLevelKeys = [
-        "exec", "timeout", "memory-max", "group", "owner-users", "owner-groups", "assets", "widget",
+        "exec", "timeout", "memory-max", "tasks-max", "group", "owner-users", "owner-groups", "assets", "widget",
     ]
     private static let widgetKeys = ["kind", "display-name", "description", "families", "parameters", "views"]
     private static let parameterKeys = ["type", "title", "default", "options"]
@@ -44,6 +44,15 @@ public enum ManifestParser {
             } else {
                 let expected = "a size such as \"64M\", \"1G\" or a number of bytes"
                 fail("memory-max", "expected \(expected), found \(value.summary)")
+            }
+        }
+        var tasksMax = ProviderManifest.defaultTasksMax
+        if let value = table["tasks-max"] {
+            if case .integer(let count) = value, count >= 1, count <= ProviderManifest.largestTasksMax {
+                tasksMax = Int(count)
+            } else {
+                fail("tasks-max", "expected a number of tasks from 1 to \(ProviderManifest.largestTasksMax), found "
+                     + value.summary)
             }
         }
         var group: String?
@@ -92,7 +101,7 @@ public enum ManifestParser {
         }
         guard errors.isEmpty, let exec else { return .failure(ManifestErrors(errors)) }
         return .success(ProviderManifest(
-            path: path, exec: exec, timeout: timeout, memoryMax: memoryMax, group: group,
+            path: path, exec: exec, timeout: timeout, memoryMax: memoryMax, tasksMax: tasksMax, group: group,
             ownerUsers: ownerUsers, ownerGroups: ownerGroups, assetsDirectory: assets, widgets: widgets
         ))
     }

@@ -13,6 +13,8 @@ public struct ProviderManifest: Sendable, Hashable {
     public var timeout: Double
     /// Bytes of memory a run may use (`memory-max`, default 128 MiB).
     public var memoryMax: Int
+    /// Processes and threads a run may have at once (`tasks-max`, default 64), where runs have cgroups.
+    public var tasksMax: Int
     /// The shared data group (`group`), whose directory providers get as `context.dataDirectory`.
     public var group: String?
     /// Users who own the kinds: they may reload, configure, write the group's data and use `--foreground`.
@@ -28,12 +30,18 @@ public struct ProviderManifest: Sendable, Hashable {
     public static let defaultTimeout = 30.0
     /// Bytes a run may use when the manifest does not say: 128 MiB.
     public static let defaultMemoryMax = 128 * 1024 * 1024
+    /// Tasks a run may have when the manifest does not say: room for a shell pipeline or a threaded runtime, none for
+    /// a fork bomb.
+    public static let defaultTasksMax = 64
+    /// The largest `tasks-max`: the kernel's largest pid_max.
+    public static let largestTasksMax = 4_194_304
 
     public init(
         path: String,
         exec: [String],
         timeout: Double = defaultTimeout,
         memoryMax: Int = defaultMemoryMax,
+        tasksMax: Int = defaultTasksMax,
         group: String? = nil,
         ownerUsers: [String] = [],
         ownerGroups: [String] = [],
@@ -45,6 +53,7 @@ public struct ProviderManifest: Sendable, Hashable {
         self.exec = exec
         self.timeout = timeout
         self.memoryMax = memoryMax
+        self.tasksMax = tasksMax
         self.group = group
         self.ownerUsers = ownerUsers
         self.ownerGroups = ownerGroups

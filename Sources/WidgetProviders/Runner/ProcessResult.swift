@@ -8,7 +8,8 @@
 /// killing it; the child then dies in its own way. Evidence of that is either an out-of-memory message in the stderr
 /// tail (`MemoryError`, `Cannot allocate memory`, `out of memory`, `bad_alloc`, `allocation failed`,
 /// `OutOfMemoryError`, `could not allocate`, `memory allocation of`), or a SIGKILL the runner did not send with a
-/// peak RSS of at least 90 % of the cap (the kernel's OOM killer).
+/// peak RSS of at least 90 % of the cap (the kernel's OOM killer). A run whose cgroup caps its memory as a whole is
+/// killed whole by the kernel at the cap, which its cgroup counts (`memory.events`): that is the evidence there.
 public struct ProcessResult: Sendable, Equatable {
     /// The child's process id (and so its process group id); 0 if it never started.
     public var pid: Int32
@@ -23,13 +24,16 @@ public struct ProcessResult: Sendable, Equatable {
     /// Seconds from spawn to completion, on the monotonic clock.
     public var duration: Double
     /// Peak resident set size in bytes from the child's rusage, when it is surely the child's own: `nil` when the
-    /// figure does not exceed the runner's own peak, which the child shared until its exec.
+    /// figure does not exceed the runner's own peak, which the child shared until its exec. For a run whose cgroup caps
+    /// its memory, the peak of all its processes together (`memory.peak`).
     public var peakMemoryBytes: UInt64?
+    /// Which form of containment the run had.
+    public var limits: RunLimits
 
     /// Creates a result.
     public init(
         pid: Int32, stdout: [UInt8], stderrTail: String, termination: ProcessTermination?,
-        failure: ProcessFailure?, duration: Double, peakMemoryBytes: UInt64?
+        failure: ProcessFailure?, duration: Double, peakMemoryBytes: UInt64?, limits: RunLimits = .process
     ) {
         self.pid = pid
         self.stdout = stdout
@@ -38,6 +42,7 @@ public struct ProcessResult: Sendable, Equatable {
         self.failure = failure
         self.duration = duration
         self.peakMemoryBytes = peakMemoryBytes
+        self.limits = limits
     }
 
     /// Whether the child exited 0 within its limits.

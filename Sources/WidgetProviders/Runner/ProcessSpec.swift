@@ -22,8 +22,12 @@ public struct ProcessSpec: Sendable, Equatable {
     public var timeout: Double
     /// Seconds between SIGTERM and SIGKILL after a timeout.
     public var grace: Double
-    /// Cap on the child's private writable memory (RLIMIT_DATA), in bytes; `nil` for none.
+    /// Cap on memory in bytes; `nil` for none. Each process's private writable memory (RLIMIT_DATA), and where the
+    /// run has a cgroup with the memory controller, the run's as a whole (`memory.max`).
     public var memoryMax: UInt64?
+    /// Cap on the run's processes and threads together (`pids.max`), where the run has a cgroup with the pids
+    /// controller; `nil` for none.
+    public var tasksMax: Int?
     /// Stdout beyond this many bytes kills the process group with `outputTooLarge`.
     public var stdoutLimit: Int
     /// How many trailing bytes of stderr are kept.
@@ -47,6 +51,7 @@ public struct ProcessSpec: Sendable, Equatable {
         timeout: Double = 30,
         grace: Double = 2,
         memoryMax: UInt64? = 128 << 20,
+        tasksMax: Int? = nil,
         stdoutLimit: Int = 1 << 20,
         stderrTailSize: Int = 4096,
         drainAfterExit: Double = 0.1,
@@ -59,6 +64,7 @@ public struct ProcessSpec: Sendable, Equatable {
         self.timeout = timeout
         self.grace = grace
         self.memoryMax = memoryMax
+        self.tasksMax = tasksMax
         self.stdoutLimit = stdoutLimit
         self.stderrTailSize = stderrTailSize
         self.drainAfterExit = drainAfterExit

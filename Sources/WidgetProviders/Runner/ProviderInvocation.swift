@@ -4,7 +4,7 @@ import WidgetProtocol
 /// One request to one provider: the process to run for it, and the reading of what the process did.
 ///
 /// The child runs the manifest's `exec` in the manifest's directory, with `ProcessSpec.minimalEnvironment` (plus
-/// `extraEnvironment`), the manifest's timeout and memory cap, and the encoded request on stdin.
+/// `extraEnvironment`), the manifest's timeout, memory cap and task cap, and the encoded request on stdin.
 public struct ProviderInvocation: Sendable {
     /// The provider's manifest.
     public var manifest: ProviderManifest
@@ -41,7 +41,8 @@ public struct ProviderInvocation: Sendable {
             stdin: request.encodedLine(),
             timeout: manifest.timeout,
             grace: grace,
-            memoryMax: UInt64(max(0, manifest.memoryMax))
+            memoryMax: UInt64(max(0, manifest.memoryMax)),
+            tasksMax: manifest.tasksMax
         )
     }
 

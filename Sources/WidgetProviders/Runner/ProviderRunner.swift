@@ -61,6 +61,14 @@ public final class ProviderRunner {
         if let report { shared.orphans?.report = { report(Int($0.killed), Int($0.reaped)) } }
     }
 
+    /// Where every run gets a cgroup of its own (`RunCgroups`), killed whole at its end and capped as a whole where
+    /// the controllers are there; nil (the default): runs have per-process limits only. `failure` hears why a run
+    /// could not get one (it then runs with per-process limits).
+    public func useCgroups(_ cgroups: RunCgroups?, failure: ((RunCgroups.Unavailable) -> Void)? = nil) {
+        shared.cgroups = cgroups
+        shared.cgroupFailure = failure
+    }
+
     /// Kills and reaps whatever finished runs left behind now, waiting up to `seconds` for it to exit: for a daemon
     /// that stops, after its runs were ended. Returns how many processes were killed; nothing without
     /// `adoptOrphans()`.

@@ -57,6 +57,14 @@ final class RunnerSharedState {
     var childDescriptorLimit: rlimit?
     /// Kills and reaps what finished runs leave behind (`ProviderRunner.adoptOrphans()`); nil: nothing is.
     private(set) var orphans: OrphanReaper?
+    /// Where runs get cgroups of their own (`ProviderRunner.runCgroups`); nil: they get none.
+    var cgroups: RunCgroups?
+    /// Told why a run got no cgroup of its own, when `cgroups` could not make one.
+    var cgroupFailure: ((RunCgroups.Unavailable) -> Void)?
+    /// The live runs' cgroups, by tag.
+    private var runCgroups: [UInt64: RunCgroup] = [:]
+    /// Removes ended runs' cgroups whose last processes were still going at their end.
+    private var cgroupRemoval: RunnerEventToken?
 
     init(sandbox: ProviderSandbox?, loop: RunnerEventLoop) {
         self.sandbox = sandbox
@@ -68,14 +76,37 @@ final class RunnerSharedState {
         if exitPoller >= 0 { close(exitPoller) }
     }
 
-    /// The spawn of `program` with `stdio` as descriptors 0–2 in `workingDirectory`, its program from the cache.
+    /// The spawn of `program` with `stdio` as descriptors 0–2 in `workingDirectory`, its program from the cache, in a
+    /// cgroup of its own with `dataLimit` and `tasksMax` where runs get one.
     func spawn(of program: SpawnProgram.Key, stdio: (Int32, Int32, Int32), outputEnd: Int32,
-               workingDirectory: String?, dataLimit: UInt64?, tag: UInt64) -> QueuedSpawn {
+               workingDirectory: String?, dataLimit: UInt64?, tasksMax: Int?, tag: UInt64) -> QueuedSpawn {
         var key = program
         key.workingDirectory = workingDirectory
         let built = programs.value(for: key) { SpawnProgram($0) }
+        var cgroupProcs: Int32 = -1
+        if let cgroups {
+            do {
+                let cgroup = try cgroups.make(memoryMax: dataLimit, tasksMax: tasksMax)
+                runCgroups[tag] = cgroup
+                cgroupProcs = cgroup.procs
+            } catch {
+                cgroupFailure?(error)
+            }
+        }
         return QueuedSpawn(program: built, dataLimit: dataLimit, descriptorLimit: childDescriptorLimit,
-                           childEnds: stdio, outputEnd: outputEnd, exitPoller: exitPoller, tag: tag)
+                           childEnds: stdio, outputEnd: outputEnd, exitPoller: exitPoller, tag: tag,
+                           cgroupProcs: cgroupProcs)
+    }
+
+    /// The cgroup of live run `tag`, if it has one.
+    func cgroup(of tag: UInt64) -> RunCgroup? {
+        runCgroups.isEmpty ? nil : runCgroups[tag]
+    }
+
+    /// Which form of containment run `tag` has.
+    func limits(of tag: UInt64) -> RunLimits {
+        guard let cgroup = cgroup(of: tag) else { return .process }
+        return cgroup.memoryCapped ? .cgroup : .cgroupKillOnly
     }
 
     /// A run is launched: it is live until `runEnded(_:)`. Returns its tag.
@@ -91,11 +122,24 @@ final class RunnerSharedState {
         return lastTag
     }
 
-    /// A run has finished: its child is reaped, and whatever it left is killed.
+    /// A run has finished: its child is reaped, and whatever it left is killed (its cgroup, and the orphans handed to
+    /// this process).
     func runEnded(_ tag: UInt64) {
         live[tag] = nil
+        let cgroup = runCgroups.isEmpty ? nil : runCgroups.removeValue(forKey: tag)
+        if let cgroup { cgroups?.end(cgroup) }
         orphans?.sweep()
+        if let cgroups, cgroup != nil || !cgroups.awaitingRemoval.isEmpty { removeEndedCgroups(cgroups) }
         dropIdleWatches()
+    }
+
+    /// Removes the ended runs' cgroups that are empty now, and looks again a moment later while any is not.
+    private func removeEndedCgroups(_ cgroups: RunCgroups) {
+        guard cgroups.removeEnded() > 0, cgroupRemoval == nil else { return }
+        cgroupRemoval = try? loop.schedule(after: 0.1) { [weak self] in
+            self?.cgroupRemoval = nil
+            self?.removeEndedCgroups(cgroups)
+        }
     }
 
     /// Makes this process the reaper of its providers' orphans (`OrphanReaper`); once only.

@@ -78,12 +78,16 @@ extension RunningProcess {
         if pidfd >= 0 { close(pidfd) }
         pidfd = -1
         closeOutputs()
-        let peak = termination == nil ? nil : ownPeak(status.max_rss_bytes)
+        // The run's cgroup, while it is still there (the runner removes it once the run has ended), says what all its
+        // processes used and whether the kernel killed them at the cap.
+        let cgroup = shared.cgroup(of: tag)
+        let peak = cgroup?.peakMemoryBytes ?? (termination == nil ? nil : ownPeak(status.max_rss_bytes))
         let tail = String(decoding: stderrTail.suffix(spec.stderrTailSize), as: UTF8.self)
         let result = ProcessResult(
             pid: pid, stdout: stdout, stderrTail: tail, termination: termination,
-            failure: failure(of: termination, reapFailure: reapFailure, stderrTail: tail, peak: peak),
-            duration: MonotonicClock.now() - startTime, peakMemoryBytes: peak
+            failure: failure(of: termination, reapFailure: reapFailure, stderrTail: tail, peak: peak,
+                             killedAtCgroupCap: (cgroup?.oomKills ?? 0) > 0),
+            duration: MonotonicClock.now() - startTime, peakMemoryBytes: peak, limits: shared.limits(of: tag)
         )
         if wasLaunching {
             // Never call back from inside `start`: the caller may not have stored the handle yet.
@@ -103,7 +107,7 @@ extension RunningProcess {
     /// met reaping the child, else the timeout, the output limit, and the child's own end; nil for a child that
     /// exited 0 on its own.
     private func failure(of termination: ProcessTermination?, reapFailure: ProcessFailure?, stderrTail: String,
-                         peak: UInt64?) -> ProcessFailure? {
+                         peak: UInt64?, killedAtCgroupCap: Bool) -> ProcessFailure? {
         if case .failed(let imposed) = stop { return imposed }
         if let reapFailure { return reapFailure }
         switch stop {
@@ -116,17 +120,19 @@ extension RunningProcess {
         case nil, .exited(0):
             return nil
         case .exited(let code):
-            return hitMemoryCap(termination, stderrTail: stderrTail, peak: peak) ?? .exit(code)
+            return hitMemoryCap(termination, stderrTail: stderrTail, peak: peak, killedAtCgroupCap: killedAtCgroupCap)
+                ?? .exit(code)
         case .signaled(let signo):
-            return hitMemoryCap(termination, stderrTail: stderrTail, peak: peak) ?? .signal(signo)
+            return hitMemoryCap(termination, stderrTail: stderrTail, peak: peak, killedAtCgroupCap: killedAtCgroupCap)
+                ?? .signal(signo)
         }
     }
 
     private func hitMemoryCap(
-        _ termination: ProcessTermination?, stderrTail: String, peak: UInt64?
+        _ termination: ProcessTermination?, stderrTail: String, peak: UInt64?, killedAtCgroupCap: Bool
     ) -> ProcessFailure? {
         guard let cap = spec.memoryMax else { return nil }
-        if ProcessResult.reportsOutOfMemory(stderrTail) { return .memory(limit: cap) }
+        if killedAtCgroupCap || ProcessResult.reportsOutOfMemory(stderrTail) { return .memory(limit: cap) }
         // A SIGKILL the runner did not send, at a peak near the cap: the kernel's OOM killer.
         if termination == .signaled(SIGKILL), stop == nil, let peak, peak >= cap / 10 * 9 {
             return .memory(limit: cap)

@@ -144,6 +144,36 @@ public final class Daemon {
         }
     }
 
+    /// Gives every run a cgroup of its own where systemd delegated the service's cgroup (`Delegate=yes`), and says
+    /// which limits runs have. With the test-only fault switches, `WIDGET_SCHEDULER_TEST_CGROUP=DIR` names a cgroup2
+    /// directory to make the runs' cgroups in instead (a daemon started outside systemd).
+    func useCgroups(on runner: ProviderRunner) {
+        let cgroups: RunCgroups
+        do {
+            if testFaults, let directory = ProcessInfo.processInfo.environment["WIDGET_SCHEDULER_TEST_CGROUP"] {
+                cgroups = try RunCgroups(directory: directory)
+            } else {
+                cgroups = try RunCgroups.delegated()
+            }
+        } catch {
+            logger.info("""
+                runs have no cgroups of their own (\(error)): a run's memory cap holds per process (RLIMIT_DATA), it \
+                has no task cap of its own, and what leaves its process group is killed at its end by the daemon, \
+                the subreaper of every provider
+                """)
+            return
+        }
+        runner.useCgroups(cgroups) { [logger] error in
+            logger.warning("a run got no cgroup of its own, its memory is capped per process: \(error)")
+        }
+        let controllers = cgroups.controllers.sorted()
+        let limits = controllers.contains("memory") && controllers.contains("pids")
+            ? "memory-max and tasks-max cap each run as a whole"
+            : "the cgroup offers \(controllers.isEmpty ? "no controllers" : controllers.joined(separator: ", ")), so "
+                + "memory-max holds per process (RLIMIT_DATA)"
+        logger.info("every run gets a cgroup of its own below \(cgroups.directory), killed whole at its end; \(limits)")
+    }
+
     /// Says what asking for the event loop's short scheduling slice did (`ThreadScheduling`); the spawning thread
     /// asks the same of the same kernel.
     static func logLatencySlice(_ request: ThreadScheduling.SliceRequest, to logger: Logger) {
@@ -265,6 +295,7 @@ public final class Daemon {
         Self.logLatencySlice(ThreadScheduling.requestLatencySlice(), to: logger)
         let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
         self.runner = runner
+        useCgroups(on: runner)
         do {
             try runner.adoptOrphans { [logger] killed, reaped in
                 logger.info("killed \(killed) process(es) that finished runs left behind; reaped \(reaped)")

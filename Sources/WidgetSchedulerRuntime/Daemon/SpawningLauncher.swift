@@ -1,6 +1,6 @@
 import WidgetProviders
 
-/// The real `ProviderLauncher`: posix_spawn through `ProviderRunner`.
+/// The real `ProviderLauncher`: a spawn through `ProviderRunner`.
 public final class SpawningLauncher: ProviderLauncher {
     private let runner: ProviderRunner
 
@@ -13,7 +13,8 @@ public final class SpawningLauncher: ProviderLauncher {
     ) -> ProviderRunHandle {
         let process = invocation.start(on: runner) { result, process in
             completion(result, ProviderRunStats(pid: process.pid, exitStatus: Self.describe(process.termination),
-                                                duration: process.duration))
+                                                duration: process.duration,
+                                                limits: process.pid > 0 ? process.limits.rawValue : nil))
         }
         return Handle(process)
     }

@@ -28,10 +28,14 @@ public struct ProviderRunStats: Sendable, Hashable {
     /// How the process ended, e.g. "exited with status 2" or "killed by SIGSEGV"; nil if it never started.
     public var exitStatus: String?
     public var duration: Double
+    /// Which form of containment the run had (`RunLimits`' name: "cgroup", "cgroup-kill-only", "process"); nil when
+    /// no process ran.
+    public var limits: String?
 
-    public init(pid: Int32, exitStatus: String?, duration: Double) {
+    public init(pid: Int32, exitStatus: String?, duration: Double, limits: String? = nil) {
         self.pid = pid
         self.exitStatus = exitStatus
         self.duration = duration
+        self.limits = limits
     }
 }

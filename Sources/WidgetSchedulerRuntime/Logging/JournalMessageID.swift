@@ -76,4 +76,7 @@ public enum JournalField {
     public static let widgetCount = "WIDGET_COUNT"
     /// How many of a widget's earlier successful runs, without a line of their own, a run's end line stands for.
     public static let runsFolded = "RUNS_FOLDED"
+    /// Which form of containment a run had: "cgroup" (memory and tasks capped for the whole run), "cgroup-kill-only"
+    /// (a cgroup killed at the run's end, memory capped per process) or "process" (memory capped per process).
+    public static let limits = "LIMITS"
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WidgetProtocol
+import WidgetProviders
 import WidgetSchedulerCore
 
 /// Tells the journal what runs and requests do, and writes the history lines that go with them into the state
@@ -96,6 +97,7 @@ final class RunReporter {
         // while it is filled, so that the writes find its storage unshared).
         let succeeded = end.outcome.isSuccess
         let folded = succeeded && earlierRuns > 0
+        // A run that started has its exit status and its limits, one that did not neither.
         let shape = folded ? 4 + (stats.exitStatus == nil ? 0 : 1)
             : (succeeded ? 0 : 2) + (stats.exitStatus == nil ? 0 : 1)
         var fields = runLineTemplates[shape].take()
@@ -108,7 +110,10 @@ final class RunReporter {
         fields.set(JournalField.tokens, .string(Self.twoDecimals(end.tokens)))
         fields.set(JournalField.widgetID, .string(id))
         fields.set(JournalField.widgetKind, .string(kind))
-        if let status = stats.exitStatus { fields.set(JournalField.exitStatus, .string(status)) }
+        if let status = stats.exitStatus {
+            fields.set(JournalField.exitStatus, .string(status))
+            fields.set(JournalField.limits, .string(stats.limits ?? RunLimits.process.rawValue))
+        }
         switch end.outcome {
         case .success(let timeline):
             fields.set(JournalField.messageID, JournalMessageID.runFinished.metadataValue)
@@ -138,7 +143,7 @@ final class RunReporter {
     private static func runLineKeys(succeeded: Bool, withExitStatus: Bool, folded: Bool) -> [String] {
         [JournalField.reloadReason, JournalField.providerPID, JournalField.durationUsec, JournalField.tokens,
          JournalField.widgetID, JournalField.widgetKind]
-            + (withExitStatus ? [JournalField.exitStatus] : [])
+            + (withExitStatus ? [JournalField.exitStatus, JournalField.limits] : [])
             + [JournalField.messageID, succeeded ? JournalField.policy : JournalField.failureReason]
             + (folded ? [JournalField.runsFolded] : [])
     }
