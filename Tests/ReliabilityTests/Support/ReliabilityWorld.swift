@@ -67,8 +67,9 @@ final class ReliabilityWorld {
 
     // MARK: - The daemon
 
-    /// Starts `widget-scheduler` (via `prefix`, e.g. `prlimit`) and waits until its socket answers a call.
-    func start(prefix: [String] = [], logLevel: String = "debug") throws {
+    /// Starts `widget-scheduler` (via `prefix`, e.g. `prlimit`, with `extraEnvironment` added) and waits until its
+    /// socket answers a call.
+    func start(prefix: [String] = [], logLevel: String = "debug", extraEnvironment: [String: String] = [:]) throws {
         let executable = try DaemonExecutables.path("widget-scheduler")
         let arguments = prefix + [
             executable, "--config", configURL.path, "--state-dir", stateDirectory.path,
@@ -82,6 +83,7 @@ final class ReliabilityWorld {
         environment["LOG_TARGET"] = "stderr"
         environment["WIDGET_SCHEDULER_TEST_FAULTS"] = "1"
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(extraEnvironment) { _, extra in extra }
         daemonPID = try Self.spawn(arguments, environment: environment, output: logURL.path)
         _ = try eventually("the daemon's socket \(socketPath); log:\n\(log.suffix(2000))") { () -> Bool? in
             guard isRunning else { throw ReliabilityFailure("the daemon exited; log:\n\(log.suffix(4000))") }
