@@ -117,6 +117,15 @@ int cspawn_descends_from(int pidfd, pid_t pid, pid_t ancestor) {
     return verdict;
 }
 
+/// The next pid of a /proc `children` list at `*cursor` (moved past it), or 0 at its end.
+static pid_t next_pid(char **cursor) {
+    char *end;
+    long pid = strtol(*cursor, &end, 10);
+    if (end == *cursor || pid <= 0) return 0;
+    *cursor = end;
+    return (pid_t)pid;
+}
+
 /// A process found in a tree, held by a pidfd (owned unless it is the root's, which the caller owns).
 struct tree_node {
     pid_t pid;
@@ -138,18 +147,15 @@ static size_t append_children(struct tree_node *nodes, size_t count, pid_t paren
         snprintf(children_path, sizeof children_path, "/proc/%d/task/%s/children", (int)parent, task->d_name);
         if (read_small_file(children_path, text, 65536) <= 0) continue;
         char *cursor = text;
-        while (count < tree_capacity) {
-            char *end;
-            long child = strtol(cursor, &end, 10);
-            if (end == cursor) break;
-            cursor = end;
-            int fd = cspawn_pidfd_open((pid_t)child);
+        pid_t child;
+        while (count < tree_capacity && (child = next_pid(&cursor)) > 0) {
+            int fd = cspawn_pidfd_open(child);
             if (fd < 0) continue;
-            if (parent_of((pid_t)child) != parent || has_exited(fd)) {
+            if (parent_of(child) != parent || has_exited(fd)) {
                 close(fd);
                 continue;
             }
-            nodes[count++] = (struct tree_node){.pid = (pid_t)child, .pidfd = fd};
+            nodes[count++] = (struct tree_node){.pid = child, .pidfd = fd};
         }
     }
     free(text);
@@ -192,13 +198,8 @@ static int leader_children(pid_t *pids, int capacity) {
     }
     int count = 0;
     char *cursor = text;
-    while (count < capacity) {
-        char *end;
-        long child = strtol(cursor, &end, 10);
-        if (end == cursor) break;
-        cursor = end;
-        pids[count++] = (pid_t)child;
-    }
+    pid_t child;
+    while (count < capacity && (child = next_pid(&cursor)) > 0) pids[count++] = child;
     free(text);
     return count;
 }
