@@ -370,6 +370,11 @@ struct ContainmentTests {
                 let now = try? String(contentsOfFile: marker, encoding: .utf8)
                 return now != nil && now != previous ? now : nil
             }
+            // The innocent's run of this life (it runs again after a death that interrupted it) has ended, and with
+            // it the only run in flight at this death is the doomed one's.
+            try eventually("innocent's run \(death); log:\n\(world.log.suffix(2000))") { () -> Bool? in
+                try world.list().first { $0.id == innocent }?.lastOutcome == "success" ? true : nil
+            }
             world.kill(signal: SIGKILL)
             if let leftover = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap({
                 Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))

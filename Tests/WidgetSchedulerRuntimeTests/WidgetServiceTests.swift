@@ -256,7 +256,7 @@ struct WidgetServiceTests {
             let started = harness.launcher.launches.compactMap { $0.invocation.request.widget?.id }
             if death < 3 {
                 #expect(started == [killer], "death \(death): the interrupted run starts again")
-                        #expect(harness.journal.entries.allSatisfy { !$0.message.contains("quarantined") })
+                #expect(harness.journal.entries.allSatisfy { !$0.message.contains("quarantined") })
             } else {
                 // The innocent's interrupted run waits for its floor, as after any restart; the killer's never comes.
                 #expect(started.isEmpty)
@@ -277,6 +277,25 @@ struct WidgetServiceTests {
         _ = try harness.service.reload(.widgets([killer]), foreground: false)
         let relaunched = harness.launcher.launches.compactMap { $0.invocation.request.widget?.id }
         #expect(relaunched.contains(killer))
+    }
+
+    /// After a death every interrupted run starts again at once. One that ends before the daemon dies again has
+    /// its end written with it, not when the pacer would: otherwise the next death finds it in flight still, and an
+    /// innocent widget that ran beside the one killing the daemon is quarantined with it.
+    @Test func anEndThatClearsADaemonDeathIsWrittenAtOnce() throws {
+        let store = InMemoryStateStore()
+        let clock = ManualDaemonClock()
+        var harness = try WidgetServiceHarness(store: store, clock: clock)
+        let widget = try harness.addWidget()
+        harness.service.flush()
+        harness = try WidgetServiceHarness(store: store, clock: clock, afterDeath: true)
+        #expect(harness.launcher.launches.compactMap { $0.invocation.request.widget?.id } == [widget])
+        harness.launcher.launches[0].succeed(harness.timeline([0]))
+        #expect(!harness.service.hasUnwrittenChanges)
+        // The daemon dies again before any flush of the pacer's: the run is not in flight there, nor run again.
+        harness = try WidgetServiceHarness(store: store, clock: clock, afterDeath: true)
+        #expect(harness.launcher.launches.isEmpty)
+        #expect(harness.service.list().first { $0.id == widget }?.lastOutcome == "success")
     }
 
     @Test func manyTokenValuesAreWrittenAsPercentTwoFWould() {

@@ -78,6 +78,13 @@ extension WidgetService {
                    deferred: Bool) {
         running[id] = nil
         guard let position = widgets.position(forKey: id) else { return }
+        // An end that clears daemon deaths (`WidgetSchedule.afterDaemonDeath`) is written with its event, not when
+        // the pacer says: after a death every interrupted run starts again at once, and an innocent widget whose run
+        // ended just before the guilty one's answer kills the daemon again would otherwise count that death too.
+        if let scheduled = scheduler.widgets.position(forKey: id),
+           scheduler.widgets[position: scheduled].interruptedByDaemonDeaths > 0 {
+            writeWhenHandled = true
+        }
         let now = clock.now()
         let outcome: RunOutcome
         switch result {

@@ -53,6 +53,8 @@ public final class WidgetService {
     /// Events produced while carrying out actions, handled right after (never re-entrantly).
     var followUps: [SchedulerEvent] = []
     var isHandling = false
+    /// Whether the state is written as soon as the event being handled is, not when the daemon's `WritePacer` says.
+    var writeWhenHandled = false
     /// Counts handled events, so the daemon knows when its STATUS= line may have changed.
     public private(set) var revision = 0
 
@@ -148,6 +150,10 @@ public final class WidgetService {
         }
         armTimer()
         revision &+= 1
+        if writeWhenHandled {
+            writeWhenHandled = false
+            flush()
+        }
         return decisions
     }
 
