@@ -5,7 +5,7 @@ import PackageDescription
 //   WidgetSchedulerCore     pure rules: budget, floor, policies, coalescing, backoff, current entry, relevance
 //   WidgetProtocol          wire types: provider request/answer v1 with validation, Varlink control messages
 //   CSystemd / SystemdKit   libsystemd: sd-event loop, journal (sd_journal_sendv), sd_notify, socket activation
-//   CSpawn / WidgetProviders  manifests (TOMLKit) and the posix_spawn provider runner
+//   CSpawn / WidgetProviders  manifests (TOMLKit) and the provider runner (clone with a pre-exec hook, Landlock)
 //   WidgetSchedulerRuntime  the daemon: SQLite state (GRDB), Varlink server, wiring core to effects
 //   WidgetSchedulerCoreTestKit  manual clock and seeded generator, for the core's tests (no runtime, no GRDB)
 //   WidgetSchedulerTestKit  fakes for every effect protocol, with the core's kit

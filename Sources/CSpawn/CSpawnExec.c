@@ -115,6 +115,12 @@ static pid_t clone_child(cspawn_job *job) {
     uint64_t all_signals = ~0ULL, previous = 0;
     syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all_signals, &previous, sizeof all_signals);
     int saved_errno = errno;
+    // Our own clone rather than posix_spawn, which the project otherwise prefers: the child must make a Landlock
+    // domain of its own (one made on the spawning thread holds that thread too, and a provider could SIGKILL the
+    // daemon through it), join its cgroup and set its subreaper and limits before the exec, and posix_spawn has no
+    // step there (glibc 2.36 has no cgroup attribute either). posix_spawn of a small executor that does this and then
+    // execs the provider, as systemd-executor does, was weighed: it keeps posix_spawn but costs every run a second
+    // execve, which P1 cannot pay. docs/provider-protocol.md, "How a provider is started", has the whole reasoning.
     pid_t pid = clone(child_main, (char *)child_stack + child_stack_size, CLONE_VM | CLONE_VFORK | SIGCHLD, job);
     // The child shares this thread's errno until it execs.
     int clone_errno = errno;

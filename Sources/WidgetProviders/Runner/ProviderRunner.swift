@@ -2,18 +2,20 @@
 import Glibc
 #endif
 
-/// Runs provider processes with posix_spawn, each contained in its own process group, driven by a `RunnerEventLoop`.
+/// Runs provider processes, each contained in its own process group, driven by a `RunnerEventLoop`.
 ///
 /// Each child gets: its own process group (pgid = pid; not a new session, whose scheduler autogroup made every run
-/// markedly slower), an empty signal mask and default dispositions for every signal,
-/// only descriptors 0, 1 and 2 (pipes; everything from 3 up is closed by the spawn), the spec's environment only,
-/// and RLIMIT_DATA at the spec's memory cap (set with prlimit by the spawning thread the moment posix_spawn returns;
-/// see `ProcessResult` for how a failure is told to be `memory`). The request is in stdin's pipe before the spawn,
-/// followed by end-of-file, so a child never waits for the runner to feed it. The runner then watches the child's
-/// exit through the end of its stdout, and, from its stream-watch delay on (or once its stdout has ended without its
-/// exit), its stdout, stderr and a pidfd (`RunnerSharedState`, `ProcessSpec.streamWatchDelay`). With a sandbox, the
-/// spawn is queued on the sandbox's thread and the loop does not wait for the child's exec; without one,
-/// posix_spawn's own wait (until the child has exec'd) is the only one.
+/// markedly slower), an empty signal mask and default dispositions for every signal, only descriptors 0, 1 and 2
+/// (pipes; everything from 3 up is closed by the spawn), the spec's environment only, and RLIMIT_DATA at the spec's
+/// memory cap (see `ProcessResult` for how a failure is told to be `memory`). The spawn is a clone like posix_spawn's
+/// (`CSpawnExec.c`: shared memory, the caller waiting until the exec) with a hook before the exec that sets the limits,
+/// the subreaper, the run's cgroup and Landlock domain, so that they hold from the provider's first instruction
+/// (docs/provider-protocol.md says why not posix_spawn itself). The request is in stdin's pipe before the spawn,
+/// followed by end-of-file, so a child never waits for the runner to feed it. The runner then watches the child's exit
+/// through the end of its stdout, and, from its stream-watch delay on (or once its stdout has ended without its exit),
+/// its stdout, stderr and a pidfd (`RunnerSharedState`, `ProcessSpec.streamWatchDelay`). With a sandbox, the spawn is
+/// queued on the sandbox's thread and the loop does not wait for the child's exec; without one, the clone's own wait
+/// (until the child has exec'd) is the only one.
 ///
 /// At the end of every run, and before the child is reaped (so its pid, which names the group, cannot be reused),
 /// the whole group gets SIGKILL. What left the group (setsid, setpgid, a double fork) is killed by the runner's
@@ -35,10 +37,9 @@ public final class ProviderRunner {
     /// The sandbox every child is spawned in, if any.
     public var sandbox: ProviderSandbox? { shared.sandbox }
 
-    /// The open-descriptor limits (RLIMIT_NOFILE) every child is given the moment it is spawned (after its exec, as
-    /// the data limit: its first instructions may still see this process's), in place of this process's; nil (the
-    /// default): children inherit this process's. A daemon that raises its own soft limit for its clients gives its
-    /// children the limits it started with, as systemd does for its services: a program using select(2) cannot take
+    /// The open-descriptor limits (RLIMIT_NOFILE) every child is given before its exec, in place of this process's; nil
+    /// (the default): children inherit this process's. A daemon that raises its own soft limit for its clients gives
+    /// its children the limits it started with, as systemd does for its services: a program using select(2) cannot take
     /// descriptors past 1024, and some close every descriptor up to the limit.
     public var childDescriptorLimit: rlimit? {
         get { shared.childDescriptorLimit }

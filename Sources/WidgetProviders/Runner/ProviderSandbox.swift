@@ -7,10 +7,10 @@ import Glibc
 ///
 /// A provider runs as the daemon's user in the daemon's mount namespace, so no unit setting can keep it out of the
 /// state directory the daemon itself must write. Landlock can: it restricts a thread and everything that thread starts
-/// afterwards, so the sandbox's thread restricts itself once (write-type rights granted only beneath
-/// `writablePaths`; reading and executing untouched) and then makes every `posix_spawn` call of its runner, queued:
-/// the runner's loop goes on while a child execs, and learns of the finished spawn through an eventfd. The daemon's
-/// own thread stays unrestricted. A sandbox serves one runner at a time.
+/// afterwards, so the sandbox's thread restricts itself once (write-type rights granted only beneath `writablePaths`;
+/// reading and executing untouched) and then makes every spawn of its runner (`cspawn_job_run`), queued: the runner's
+/// loop goes on while a child execs, and learns of the finished spawn through an eventfd. The daemon's own thread stays
+/// unrestricted. A sandbox serves one runner at a time.
 ///
 /// The thread also sets no_new_privs, which Landlock and seccomp require and the children inherit, guards against
 /// truncation (`TruncateGuard`), keeps providers from signalling anything outside their own run (`SignalGuard`), and

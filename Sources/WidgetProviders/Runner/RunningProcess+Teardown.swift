@@ -140,9 +140,9 @@ extension RunningProcess {
         return nil
     }
 
-    /// The child's own peak RSS, if the rusage figure is surely its own. Until its exec, the child shares the
-    /// spawner's memory (posix_spawn uses CLONE_VM), and the kernel counts that in its peak; so a figure not above
-    /// the spawner's own peak may be the spawner's, and is not reported.
+    /// The child's own peak RSS, if the rusage figure is surely its own. Until its exec, the child shares the spawner's
+    /// memory (the spawn's clone uses CLONE_VM, as posix_spawn's does), and the kernel counts that in its peak; so a
+    /// figure not above the spawner's own peak may be the spawner's, and is not reported.
     private func ownPeak(_ childPeak: UInt64) -> UInt64? {
         // The runner's peak only grows, so a figure at or below the last reading needs no new one.
         if childPeak <= shared.spawnerPeakBytes { return nil }

@@ -11,8 +11,8 @@ public protocol ProviderRunHandle: AnyObject {
     func whenLasting(_ body: @escaping (Int32) -> Void)
 }
 
-/// Starts provider processes. The real one spawns with posix_spawn; the test kit's fake records and completes runs
-/// on command.
+/// Starts provider processes. The real one spawns through `ProviderRunner`; the test kit's fake records and completes
+/// runs on command.
 public protocol ProviderLauncher: AnyObject {
     /// Starts `invocation`; `completion` is called exactly once, later, on the event loop, with the interpreted
     /// result and the process's duration in seconds. A timeline's entry contents are in `JSONValue.jsonText()`'s
