@@ -96,7 +96,7 @@ struct DocumentationDriftTests {
             JournalField.messageID, JournalField.widgetID, JournalField.widgetKind, JournalField.reloadReason,
             JournalField.decision, JournalField.because, JournalField.nextReload, JournalField.policy,
             JournalField.tokens, JournalField.providerPID, JournalField.exitStatus, JournalField.failureReason,
-            JournalField.durationUsec, JournalField.widgetCount, JournalField.runsFolded,
+            JournalField.durationUsec, JournalField.widgetCount, JournalField.runsFolded, JournalField.limits,
         ]
         #expect(documented == fields)
     }
