@@ -186,7 +186,7 @@ public struct ControlRenderer: Sendable {
     public func stack(_ items: [StackMethod.Item]) -> [String] {
         let rows = items.enumerated().map { index, item -> [String] in
             [String(index + 1), item.widget, item.kind, item.score.map { number($0) } ?? "-",
-             item.normalized.map { "\(Int(($0 * 100).rounded()))%" } ?? "-", item.explanation]
+             item.normalized.map { "\(Int(saturating: $0 * 100))%" } ?? "-", item.explanation]
         }
         return TextTable(headers: ["#", "WIDGET", "KIND", "SCORE", "OWN MAX", "WHY"], rows: rows)
             .render(palette: palette)
@@ -230,7 +230,9 @@ public struct ControlRenderer: Sendable {
     }
 
     private func number(_ value: Double, places: Int = 1) -> String {
-        if value == value.rounded() { return String(Int64(value)) }
+        if let whole = Int64(exactly: value) { return String(whole) }
+        // Beyond 2^53 every double is whole, and "%f" would write hundreds of digits.
+        if !value.isFinite || abs(value) >= 1e15 { return String(value) }
         return String(format: "%.\(places)f", value)
     }
 }

@@ -24,7 +24,9 @@ public enum ControlClientError: Error, Sendable, Hashable, CustomStringConvertib
         case .socketNotAccessible(let path, let reason): return "cannot connect to \(path): \(reason)"
         case .remote(let error): return error.message
         case .connectionClosed: return "the daemon closed the connection before answering"
-        case .timedOut(let seconds): return "no answer from the daemon within \(Int(seconds)) s"
+        case .timedOut(let seconds):
+            let whole = Int64(exactly: seconds.rounded()).map(String.init) ?? "\(seconds)"
+            return "no answer from the daemon within \(whole) s"
         case .badReply(let detail): return "unexpected reply from the daemon: \(detail)"
         case .io(let detail): return detail
         }

@@ -10,12 +10,12 @@ enum AnswerEncoder {
         switch request.request {
         case "timeline":
             let timeline = await provider.timeline(in: context)
-            let entries = try timeline.entries.map(entryObject)
-            return try encode(["entries": .array(entries), "policy": policy(timeline.policy)])
+            let entries = try timeline.entries.enumerated().map { try entryObject($1, name: "entry \($0)") }
+            return try encode(["entries": .array(entries), "policy": try policy(timeline.policy)])
         case "snapshot":
-            return try encode(["entry": entryObject(await provider.snapshot(in: context))])
+            return try encode(["entry": entryObject(await provider.snapshot(in: context), name: "entry")])
         case "placeholder":
-            return try encode(["entry": entryObject(provider.placeholder(in: context))])
+            return try encode(["entry": entryObject(provider.placeholder(in: context), name: "entry")])
         case "defaults":
             return try encode(["configuration": .object(await provider.defaultConfiguration(in: context))])
         case "options":
@@ -26,9 +26,19 @@ enum AnswerEncoder {
         }
     }
 
-    private static func entryObject(_ entry: some TimelineEntry) throws -> ParameterValue {
+    /// The entry in the wire shape; `name` ("entry 3") names it in an error. A date, score or duration the daemon
+    /// would refuse is refused here, where the provider's author sees why.
+    private static func entryObject(_ entry: some TimelineEntry, name: String) throws -> ParameterValue {
+        try checkDate(entry.date, "\(name): date")
         var object: [String: ParameterValue] = ["date": .string(ProtocolDate.string(entry.date))]
         if let relevance = entry.relevance {
+            guard relevance.score.isFinite else {
+                throw ProviderKitError.outOfRange("\(name): relevance score \(relevance.score) is not a finite number")
+            }
+            guard relevance.duration >= 0, relevance.duration <= ProtocolDate.longestDuration else {
+                throw ProviderKitError.outOfRange("\(name): relevance duration \(relevance.duration) s is not from 0 "
+                                                  + "to \(ProtocolDate.longestDuration) s")
+            }
             object["relevance"] = .object([
                 "score": .number(Double(relevance.score)), "duration": .number(relevance.duration),
             ])
@@ -53,11 +63,20 @@ enum AnswerEncoder {
         return .object(object)
     }
 
-    private static func policy(_ policy: TimelineReloadPolicy) -> ParameterValue {
+    private static func policy(_ policy: TimelineReloadPolicy) throws -> ParameterValue {
         switch policy {
         case .atEnd: return "atEnd"
         case .never: return "never"
-        case .after(let date): return .object(["after": .string(ProtocolDate.string(date))])
+        case .after(let date):
+            try checkDate(date, "policy: after")
+            return .object(["after": .string(ProtocolDate.string(date))])
+        }
+    }
+
+    private static func checkDate(_ date: Date, _ field: String) throws {
+        guard ProtocolDate.supported.contains(date) else {
+            throw ProviderKitError.outOfRange("\(field) \(date.timeIntervalSince1970) s after 1970 is not a date "
+                                              + ProtocolDate.supportedDescription)
         }
     }
 

@@ -10,6 +10,9 @@ public enum ProviderKitError: Error, Sendable, Hashable, CustomStringConvertible
     case unknownRequest(String)
     /// An entry's content could not be encoded as JSON.
     case encoding(String)
+    /// A date, duration or score of the answer is outside what the protocol carries; the text names the entry and
+    /// the field.
+    case outOfRange(String)
 
     public var description: String {
         switch self {
@@ -19,12 +22,15 @@ public enum ProviderKitError: Error, Sendable, Hashable, CustomStringConvertible
             return "unknown kind \"\(kind)\" (this provider serves: \(served.joined(separator: ", ")))"
         case .unknownRequest(let request): return "unknown request \"\(request)\""
         case .encoding(let detail): return "could not encode the answer: \(detail)"
+        case .outOfRange(let detail): return "could not answer: \(detail)"
         }
     }
 
     /// 2 for a request this provider cannot understand, 1 for a failure to answer.
     public var exitCode: Int32 {
-        if case .encoding = self { return 1 }
-        return 2
+        switch self {
+        case .encoding, .outOfRange: return 1
+        default: return 2
+        }
     }
 }

@@ -31,6 +31,12 @@ public enum ProviderMain {
             return .failure(.invalidRequest(describe(error)))
         }
         guard message.protocol == 1 else { return .failure(.unsupportedProtocol(message.protocol)) }
+        if let text = message.context?.now {
+            guard let now = ProtocolDate.parse(text), ProtocolDate.supported.contains(now) else {
+                return .failure(.invalidRequest("\"context.now\" must be an RFC 3339 date "
+                                                + "\(ProtocolDate.supportedDescription), found \"\(text)\""))
+            }
+        }
         guard let widget = widgets.first(where: { $0.kind == message.kind }) else {
             return .failure(.unknownKind(message.kind, served: widgets.map(\.kind)))
         }

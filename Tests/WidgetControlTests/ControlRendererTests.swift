@@ -168,6 +168,49 @@ import WidgetProtocol
         ])
     }
 
+    /// Numbers a reply may carry, from a daemon of another version or a hostile peer on the socket: the client
+    /// renders every one, whatever it is.
+    static let extremeNumbers: [Double] = [
+        0, -0.0, 1e-300, 0.5, 1e15, 1e17, 9.3e18, 1e300, -1e300, .greatestFiniteMagnitude, .infinity, -.infinity,
+        .nan,
+    ]
+
+    /// The earliest and latest dates a reply's RFC 3339 text can hold (years 0000 and 9999 with an offset).
+    static let extremeDates: [Date] = [
+        Date(timeIntervalSince1970: -62_167_305_540), Date(timeIntervalSince1970: 253_402_387_140),
+    ]
+
+    @Test("any number or date in a reply renders without stopping widgetctl", arguments: extremeNumbers)
+    func extremeNumbersRender(_ value: Double) {
+        let renderer = renderer
+        _ = TimeText.span(value)
+        _ = renderer.time.relative(now.addingTimeInterval(value))
+        _ = renderer.stack([.init(widget: "w1", kind: "k", score: value, normalized: value, relevant: true,
+                                  until: nil, explanation: "")])
+        for date in Self.extremeDates + [now] {
+            _ = renderer.timeline(TimelineMethod.Reply(
+                widget: "w1", kind: "k", family: "systemSmall", policy: .init(policy: "after", date: date),
+                entries: [.init(date: date, relevance: .init(score: value, duration: value), content: .null,
+                                current: true)],
+                nextReload: date, nextReason: "policy"))
+            _ = renderer.budget([.init(
+                widget: "w1", kind: "k", tokens: value, capacity: value, nextTokenAt: date, minimumInterval: value,
+                floorLiftsAt: date, developerMode: false, budgetedRuns24h: .max, exemptRuns24h: .min,
+                runs: [.init(at: date, reason: "policy", outcome: "success", budgeted: true, count: .max)],
+                consecutiveFailures: .max, backoffUntil: date, quarantined: false)])
+            _ = renderer.status(StatusMethod.Reply(
+                version: "x", pid: .max, startedAt: date, status: "", widgets: .max, kinds: .min, running: 0,
+                pending: 0, quarantined: 0, nextReload: .init(widget: "w1", kind: "k", at: date, reason: "policy"),
+                settings: .init(minimumInterval: value, dailyBudget: value, burstBudget: value, maxConcurrentRuns: .max,
+                                coalesceWindow: value, developerKinds: []),
+                stateDirectory: "", socket: ""))
+            _ = renderer.list([WidgetSummary(
+                id: "w1", kind: "k", family: "systemSmall", configuration: [:], state: "idle", lastReload: date,
+                lastReason: nil, lastOutcome: nil, nextReload: date, nextReason: nil, tokens: value,
+                currentEntry: .init(date: date, content: .null))])
+        }
+    }
+
     @Test func listJSONIsAnArrayOfTheContractShape() throws {
         let text = JSONOutput.document([
             WidgetSummary(id: "w1", kind: "clock", family: "small", configuration: [:], state: "idle", tokens: 1),

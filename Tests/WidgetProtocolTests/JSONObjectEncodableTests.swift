@@ -164,12 +164,14 @@ struct JSONObjectEncodableTests {
         let base = Date(timeIntervalSince1970: 1_795_343_827)
         let offsets: [Double] = [0, 0.074, 0.0745, 0.999, 0.9996, 1, 1.5, 0.25, -0.001, -1, 86_400, 0.5]
         var dates = offsets.map { base.addingTimeInterval($0) }
-        // Before 1970, far past (a five-digit or negative year is not cached) and back again.
+        // Before 1970, far past and future (held within the supported dates, as `VarlinkCoding` holds them), and
+        // back again.
         dates += [Date(timeIntervalSince1970: -1.5), Date(timeIntervalSince1970: -1.25), Date.distantPast,
-                  Date(timeIntervalSince1970: 300_000_000_000), base, base.addingTimeInterval(0.002)]
+                  Date(timeIntervalSince1970: 300_000_000_000), Date(timeIntervalSince1970: 1e300),
+                  Date(timeIntervalSince1970: .nan), base, base.addingTimeInterval(0.002)]
         var output = JSONBytesWriter()
         for date in dates { output.date(date) }
-        let expected = dates.map { "\"\(RFC3339.string(from: $0))\"" }.joined()
+        let expected = dates.map { "\"\(RFC3339.string(from: SupportedRange.clamped($0)))\"" }.joined()
         #expect(String(decoding: output.bytes, as: UTF8.self) == expected)
     }
 

@@ -98,7 +98,7 @@ private let errorCases: [ProviderAnswerErrorCase] = [
             {"entries": [{"date": "2026-01-05T08:00:00Z", "content": 0, "relevance": {"score": "high"}}],
              "policy": "atEnd"}
             """#,
-        message: #"entry 0: "relevance.score" must be a finite number, found "high""#
+        message: #"entry 0: "relevance.score" must be a finite number within ±3.4028235e+38, found "high""#
     ),
     .init(
         request: .timeline,
@@ -106,7 +106,7 @@ private let errorCases: [ProviderAnswerErrorCase] = [
             {"entries": [{"date": "2026-01-05T08:00:00Z", "content": 0, "relevance": {"score": 1, "duration": -5}}],
              "policy": "atEnd"}
             """#,
-        message: #"entry 0: "relevance.duration" must be a number of seconds ≥ 0, found -5"#
+        message: #"entry 0: "relevance.duration" must be a number of seconds from 0 to 253402300799.999, found -5"#
     ),
     .init(
         request: .timeline,
@@ -123,6 +123,68 @@ private let errorCases: [ProviderAnswerErrorCase] = [
     .init(
         request: .timeline, answer: #"{"entries": [\#(validEntry)], "policy": {"after": "soon"}}"#,
         message: #""policy": "after" is not an RFC 3339 date: "soon""#
+    ),
+    .init(
+        request: .timeline,
+        answer: #"""
+            {"entries": [{"date": "2026-01-05T08:00:00Z", "content": 0, "relevance": {"score": 1, "duration": 1e17}}],
+             "policy": "never"}
+            """#,
+        message: #"entry 0: "relevance.duration" must be a number of seconds from 0 to 253402300799.999, "#
+            + "found 100000000000000000"
+    ),
+    .init(
+        request: .timeline,
+        answer: #"""
+            {"entries": [\#(validEntry), {"date": "2026-01-05T09:00:00Z", "content": 0,
+             "relevance": {"score": 1, "duration": 253402300800}}], "policy": "never"}
+            """#,
+        message: #"entry 1: "relevance.duration" must be a number of seconds from 0 to 253402300799.999, "#
+            + "found 253402300800"
+    ),
+    .init(
+        request: .timeline,
+        answer: #"""
+            {"entries": [{"date": "2026-01-05T08:00:00Z", "content": 0, "relevance": {"score": 1e300}}],
+             "policy": "never"}
+            """#,
+        message: #"entry 0: "relevance.score" must be a finite number within ±3.4028235e+38, found 1e+300"#
+    ),
+    .init(
+        request: .timeline,
+        answer: #"""
+            {"entries": [{"date": "2026-01-05T08:00:00Z", "content": 0, "relevance": {"score": -1e39}}],
+             "policy": "never"}
+            """#,
+        message: #"entry 0: "relevance.score" must be a finite number within ±3.4028235e+38, found -1e+39"#
+    ),
+    .init(
+        request: .timeline,
+        answer: #"{"entries": [{"date": "0001-01-01T00:00:00Z", "content": 0}], "policy": "never"}"#,
+        message: #"entry 0: "date" must be a date from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, "#
+            + #"found "0001-01-01T00:00:00Z""#
+    ),
+    .init(
+        request: .timeline,
+        answer: #"{"entries": [\#(validEntry), {"date": "1969-12-31T23:59:59Z", "content": 0}], "policy": "never"}"#,
+        message: #"entry 1: "date" must be a date from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, "#
+            + #"found "1969-12-31T23:59:59Z""#
+    ),
+    .init(
+        request: .timeline,
+        answer: #"{"entries": [{"date": "9999-12-31T23:59:59-00:01", "content": 0}], "policy": "never"}"#,
+        message: #"entry 0: "date" must be a date from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, "#
+            + #"found "9999-12-31T23:59:59-00:01""#
+    ),
+    .init(
+        request: .timeline, answer: #"{"entries": [\#(validEntry)], "policy": {"after": "9999-12-31T23:59:60Z"}}"#,
+        message: #""policy": "after" must be a date from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, "#
+            + #"found "9999-12-31T23:59:60Z""#
+    ),
+    .init(
+        request: .snapshot, answer: #"{"entry": {"date": "1900-01-01T00:00:00Z", "content": 1}}"#,
+        message: #"entry: "date" must be a date from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, "#
+            + #"found "1900-01-01T00:00:00Z""#
     ),
     .init(request: .snapshot, answer: #"{"entries": []}"#, message: #"answer has an unknown field "entries""#),
     .init(request: .placeholder, answer: "{}", message: #"answer has no "entry""#),

@@ -130,3 +130,62 @@ func unservableRequestsFail(_ text: String, _ message: String) async {
     #expect(error.description == message)
     #expect(error.exitCode == 2)
 }
+
+/// A provider whose one entry is `offset` seconds after now, with a relevance of `score` for `duration`, and policy
+/// `after` now plus `after`: the numbers come from the widget's configuration.
+private struct FarProvider: TimelineProvider {
+    func placeholder(in context: Context) -> NoteEntry { NoteEntry(date: context.now, note: "far") }
+
+    func getSnapshot(in context: Context, completion: @escaping @Sendable (NoteEntry) -> Void) {
+        completion(placeholder(in: context))
+    }
+
+    func getTimeline(in context: Context, completion: @escaping @Sendable (Timeline<NoteEntry>) -> Void) {
+        func number(_ name: String) -> Double { context.configuration[name]?.doubleValue ?? 0 }
+        let relevance = TimelineEntryRelevance(score: Float(number("score")), duration: number("duration"))
+        let entry = NoteEntry(date: context.now.addingTimeInterval(number("offset")), note: "far",
+                              relevance: relevance)
+        completion(Timeline(entries: [entry], policy: .after(context.now.addingTimeInterval(number("after")))))
+    }
+}
+
+@Test("an answer with a date, score or duration the daemon would refuse fails on the provider's side, naming it",
+      arguments: [
+          (#""offset": 1e17"#, "could not answer: entry 0: date 1.000000017676e+17 s after 1970 is not a date from "
+              + "1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z"),
+          (#""offset": -1767600001"#, "could not answer: entry 0: date -1.0 s after 1970 is not a date from "
+              + "1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z"),
+          (#""duration": 1e17"#, "could not answer: entry 0: relevance duration 1e+17 s is not from 0 to "
+              + "253402300799.999 s"),
+          (#""score": 1e39"#, "could not answer: entry 0: relevance score inf is not a finite number"),
+          (#""after": 1e300"#, "could not answer: policy: after 1e+300 s after 1970 is not a date from "
+              + "1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z"),
+      ])
+func outOfRangeAnswerFailsOnTheProviderSide(_ configuration: String, _ message: String) async {
+    let widget = StaticConfiguration(kind: "far", provider: FarProvider())
+    let data = Data(#"""
+        {"protocol": 1, "request": "timeline", "kind": "far", "widget": {"configuration": {\#(configuration)}},
+         "context": {"now": "2026-01-05T08:00:00Z"}}
+        """#.utf8)
+    guard case .failure(let error) = await ProviderMain.answer(to: data, widgets: [widget]) else {
+        Issue.record("answered with \(configuration)")
+        return
+    }
+    #expect(error.description == message)
+    #expect(error.exitCode == 1)
+}
+
+@Test("a request whose now is outside the protocol's dates is refused", arguments: [
+    "1969-12-31T23:59:59Z", "0001-01-01T00:00:00Z", "tomorrow",
+])
+func requestWithNowOutOfRangeIsRefused(_ now: String) async {
+    let data = Data(#"{"protocol": 1, "request": "timeline", "kind": "notes", "context": {"now": "\#(now)"}}"#.utf8)
+    guard case .failure(let error) = await ProviderMain.answer(to: data, widgets: NotesBundle().staticConfigurations)
+    else {
+        Issue.record("answered with now \(now)")
+        return
+    }
+    #expect(error.description == #"invalid request on stdin: "context.now" must be an RFC 3339 date from "#
+        + #"1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, found "\#(now)""#)
+    #expect(error.exitCode == 2)
+}

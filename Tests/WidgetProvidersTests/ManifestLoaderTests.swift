@@ -51,7 +51,7 @@ func badFileDoesNotStopOthers() throws {
     let set = ManifestLoader.load(directories: [tree.root + "/d"])
     #expect(set.kinds == ["clock", "shell"])
     #expect(set.errors.map(\.description) == [
-        "\(bad): \"timeout\": expected a positive number of seconds, found \"soon\"",
+        "\(bad): \"timeout\": expected a positive number of seconds, at most 253402300799.999, found \"soon\"",
     ])
     #expect(set.manifest(forKind: "weather") == nil)
 }

@@ -32,7 +32,18 @@ func parameterTextParses(_ spec: ParameterSpec, _ text: String, _ expected: JSON
     (units, "kelvin", #"parameter "units": expected one of: metric, 2, found kelvin"#),
     (
         ParameterSpec(name: "until", type: .date), "tomorrow",
-        #"parameter "until": expected an RFC 3339 date such as 2026-01-05T08:00:00Z, found "tomorrow""#
+        #"parameter "until": expected an RFC 3339 date from 1970 to 9999 such as 2026-01-05T08:00:00Z, "#
+            + #"found "tomorrow""#
+    ),
+    (
+        ParameterSpec(name: "until", type: .date), "1969-12-31T23:59:59Z",
+        #"parameter "until": expected an RFC 3339 date from 1970 to 9999 such as 2026-01-05T08:00:00Z, "#
+            + #"found "1969-12-31T23:59:59Z""#
+    ),
+    (
+        ParameterSpec(name: "until", type: .date), "9999-12-31T23:59:59-01:00",
+        #"parameter "until": expected an RFC 3339 date from 1970 to 9999 such as 2026-01-05T08:00:00Z, "#
+            + #"found "9999-12-31T23:59:59-01:00""#
     ),
     (
         ParameterSpec(name: "feed", type: .url), "example.com",

@@ -130,9 +130,16 @@ private let manifestErrorCases: [ManifestErrorCase] = [
     .init(toml: "exec = \"\"" + widget, message: #""exec": expected a program path, found an empty string"#),
     .init(
         toml: exec + "timeout = \"soon\"" + widget,
-        message: #""timeout": expected a positive number of seconds, found "soon""#
+        message: #""timeout": expected a positive number of seconds, at most 253402300799.999, found "soon""#
     ),
-    .init(toml: exec + "timeout = 0" + widget, message: #""timeout": expected a positive number of seconds, found 0"#),
+    .init(
+        toml: exec + "timeout = 0" + widget,
+        message: #""timeout": expected a positive number of seconds, at most 253402300799.999, found 0"#
+    ),
+    .init(
+        toml: exec + "timeout = 1e300" + widget,
+        message: #""timeout": expected a positive number of seconds, at most 253402300799.999, found 1e+300"#
+    ),
     .init(
         toml: exec + "memory-max = \"lots\"" + widget,
         message: #""memory-max": expected a size such as "64M", "1G" or a number of bytes, found "lots""#

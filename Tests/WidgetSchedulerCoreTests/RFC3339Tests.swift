@@ -59,3 +59,17 @@ func utf8ParserAgreesWithStringParser(_ text: String) {
     let parsed = bytes.withUnsafeBufferPointer { RFC3339.date(utf8: $0) }
     #expect(parsed == RFC3339.date(from: text))
 }
+
+@Test("any date formats without stopping the process: beyond the formatter's range it writes the nearest it holds",
+      arguments: [
+          (1e17, "3170843-11-07T09:46:40Z"), (1e300, "3170843-11-07T09:46:40Z"),
+          (.infinity, "3170843-11-07T09:46:40Z"), (-1e300, "-3166904-02-24T14:13:20Z"),
+          (-.infinity, "-3166904-02-24T14:13:20Z"), (.nan, "1970-01-01T00:00:00Z"),
+      ])
+func anyDateFormats(_ seconds: Double, _ text: String) {
+    let date = Date(timeIntervalSince1970: seconds)
+    #expect(RFC3339.string(from: date) == text)
+    var bytes: [UInt8] = []
+    RFC3339.append(date, to: &bytes)
+    #expect(String(decoding: bytes, as: UTF8.self) == text)
+}

@@ -110,8 +110,14 @@ struct CompactEncodingTests {
         }
         #expect(policy.description == "unknown policy tag 7 at byte 1")
         var unsorted = [UInt8](Self.outlines[1].compactEncoded())
-        unsorted.replaceSubrange(14..<22, with: withUnsafeBytes(of: Double(1e12).bitPattern.littleEndian, Array.init))
-        #expect(throws: CompactReader.Malformed.self) { try TimelineOutline(compact: Data(unsorted)) }
+        let later = Self.epoch.timeIntervalSinceReferenceDate + 1e6
+        unsorted.replaceSubrange(14..<22, with: withUnsafeBytes(of: later.bitPattern.littleEndian, Array.init))
+        let order = try #require(throws: StoredValueError.self) { try TimelineOutline(compact: Data(unsorted)) }
+        #expect(order.field == "entries[1].date")
+        var far = [UInt8](Self.outlines[1].compactEncoded())
+        far.replaceSubrange(14..<22, with: withUnsafeBytes(of: Double(1e12).bitPattern.littleEndian, Array.init))
+        let range = try #require(throws: StoredValueError.self) { try TimelineOutline(compact: Data(far)) }
+        #expect(range.field == "entries[0].date")
         var trailing = Self.fullSchedule.encoded()
         trailing.append(0)
         let extra = try #require(throws: CompactReader.Malformed.self) { try PersistedWidgetState(decoding: trailing) }

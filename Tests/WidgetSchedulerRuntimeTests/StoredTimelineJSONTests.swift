@@ -17,7 +17,7 @@ struct StoredTimelineJSONTests {
             TimelineEntry(date: epoch.addingTimeInterval(-1e-3), relevance: TimelineEntryRelevance(score: 0.1,
                                                                                                    duration: 0)),
             TimelineEntry(date: epoch.addingTimeInterval(60), content: "null"),
-            TimelineEntry(date: epoch.addingTimeInterval(3_600.5), relevance: TimelineEntryRelevance(score: -2e300,
+            TimelineEntry(date: epoch.addingTimeInterval(3_600.5), relevance: TimelineEntryRelevance(score: -2e30,
                                                                                                      duration: 30),
                           content: "[1,2.5,\"\\u0001\"]"),
         ], policy: .after(epoch.addingTimeInterval(86_400.25))),
@@ -54,13 +54,12 @@ struct StoredTimelineJSONTests {
     }
 
     /// Stored texts off the common path, each read by `Timeline(storedJSON:)` exactly as `JSONDecoder` reads it:
-    /// the same timeline, read without `JSONDecoder`, or `JSONDecoder`'s error, which names the key at fault.
+    /// the same timeline, read without `JSONDecoder`, or `JSONDecoder`'s error, which names the key at fault. (Their
+    /// values are all in range: `outOfRangeValuesAreRefused` has the others.)
     static let variants: [(name: String, text: String)] = [
         ("integral numbers", #"{"entries":[{"content":"1","date":800000000}],"policy":{"after":{"_0":800000060}}}"#),
         ("keys in another order, and unknown keys",
          #"{"policy":{"never":{"x":1}},"v":2,"entries":[{"date":1.5,"x":[],"content":"{}","relevance":null}]}"#),
-        ("entries out of order, kept as stored",
-         #"{"entries":[{"content":"2","date":60},{"content":"1","date":0}],"policy":{"atEnd":{}}}"#),
         ("a relevance",
          #"{"entries":[{"content":"1","date":0,"relevance":{"score":2,"duration":0.5}}],"policy":{"atEnd":{}}}"#),
         ("a relevance without a duration",
@@ -97,5 +96,31 @@ struct StoredTimelineJSONTests {
         default:
             Issue.record("\(name): JSONDecoder gives \(reference), Timeline(storedJSON:) \(read)")
         }
+    }
+
+    /// Values `JSONDecoder` reads but the service could not have stored, each refused naming the entry and field.
+    static let outOfRange: [(text: String, error: String)] = [
+        (#"{"entries":[{"content":"2","date":60},{"content":"1","date":0}],"policy":{"atEnd":{}}}"#,
+         "entries[1].date is 2001-01-01T00:00:00Z, not a date after entries[0].date"),
+        (#"{"entries":[{"content":"1","date":1e17}],"policy":{"atEnd":{}}}"#,
+         "entries[0].date is 1.000000009783072e+17 s after 1970, not a date from 1970-01-01T00:00:00Z to "
+            + "9999-12-31T23:59:59.999Z"),
+        (#"{"entries":[{"content":"1","date":-1e9}],"policy":{"atEnd":{}}}"#,
+         "entries[0].date is -21692800.0 s after 1970, not a date from 1970-01-01T00:00:00Z to "
+            + "9999-12-31T23:59:59.999Z"),
+        (#"{"entries":[{"content":"1","date":0,"relevance":{"score":1,"duration":1e17}}],"policy":{"atEnd":{}}}"#,
+         "entries[0].relevance.duration is 1e+17, not a number of seconds from 0 to 253402300799.999"),
+        (#"{"entries":[{"content":"1","date":0,"relevance":{"score":-1e39,"duration":0}}],"policy":{"atEnd":{}}}"#,
+         "entries[0].relevance.score is -1e+39, not a finite number within ±3.4028235e+38"),
+        (#"{"entries":[{"content":"1","date":0}],"policy":{"after":{"_0":1e300}}}"#,
+         "policy.after is 1e+300 s after 1970, not a date from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z"),
+    ]
+
+    @Test("a stored value out of range, or dates out of order, are refused naming the entry and field",
+          arguments: Self.outOfRange.indices)
+    func outOfRangeValuesAreRefused(_ index: Int) throws {
+        let (text, message) = Self.outOfRange[index]
+        let error = try #require(throws: StoredValueError.self) { try Timeline(storedJSON: text) }
+        #expect(error.description == message)
     }
 }

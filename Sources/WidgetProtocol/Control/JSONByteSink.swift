@@ -22,8 +22,10 @@ extension JSONByteSink {
         text.withUTF8Buffer { put($0) }
     }
 
-    /// `date` as an RFC 3339 JSON string, quotes included (as `VarlinkCoding` encodes dates).
+    /// `date` as an RFC 3339 JSON string, quotes included (as `VarlinkCoding` encodes dates), held within
+    /// `SupportedRange.dates` as `VarlinkCoding` holds it.
     mutating func putDate(_ date: Date) {
+        let date = SupportedRange.clamped(date)
         put(UInt8(ascii: "\""))
         // The same rounding as RFC3339's formatting: to the millisecond, then split into second and fraction.
         let total = Int64((date.timeIntervalSince1970 * 1000).rounded())

@@ -5,12 +5,15 @@ import WidgetSchedulerCore
 /// name the parameter at fault.
 public enum VarlinkCoding {
     /// An encoder writing compact JSON with sorted keys and RFC 3339 dates.
+    ///
+    /// Dates are held within `SupportedRange.dates`, which the decoder reads back: a date past year 9999 (a backoff
+    /// or a floor thousands of years out) is written as 9999-12-31T23:59:59.999Z, one before 1970 as the epoch.
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(RFC3339.string(from: date))
+            try container.encode(RFC3339.string(from: SupportedRange.clamped(date)))
         }
         return encoder
     }

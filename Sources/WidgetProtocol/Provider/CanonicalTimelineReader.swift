@@ -5,12 +5,12 @@ import WidgetSchedulerCore
 /// bytes when it is of the usual shape, without building a `JSONValue` tree and encoding each entry's content again.
 ///
 /// The usual shape: an object with `entries` and `policy` (whitespace allowed around its parts), entries with only
-/// `date` and `content`, dates that parse and increase, and each content already in the form the decoder stores
-/// (`JSONValue.jsonText()`: compact, object keys in increasing order, ASCII strings without escapes, integers of at
-/// most 15 digits). Its content text is then kept as it was written. Anything else (a relevance, an unknown or
-/// repeated key, an error of any kind, content in another form) returns nil, and the full decoder decides, so every
-/// answer gets the same timeline or the same error either way. Every run's answer passes here: the tree and the
-/// re-encoding were most of a run's decoding.
+/// `date` and `content`, dates that parse, lie in `SupportedRange.dates` and increase, and each content already in
+/// the form the decoder stores (`JSONValue.jsonText()`: compact, object keys in increasing order, ASCII strings
+/// without escapes, integers of at most 15 digits). Its content text is then kept as it was written. Anything else
+/// (a relevance, an unknown or repeated key, an error of any kind, content in another form) returns nil, and the full
+/// decoder decides, so every answer gets the same timeline or the same error either way. Every run's answer passes
+/// here: the tree and the re-encoding were most of a run's decoding.
 struct CanonicalTimelineReader: JSONByteReading {
     /// Content nested deeper than this is left to the full decoder.
     static let maximumContentDepth = 64
@@ -76,7 +76,8 @@ struct CanonicalTimelineReader: JSONByteReading {
         repeat {
             guard let key = memberKey() else { return nil }
             if Self.equals(key, "date"), date == nil {
-                guard let text = plainString(), let parsed = RFC3339.date(utf8: text) else { return nil }
+                guard let text = plainString(), let parsed = RFC3339.date(utf8: text),
+                      SupportedRange.contains(date: parsed) else { return nil }
                 date = parsed
             } else if Self.equals(key, "content"), content == nil {
                 let start = index
@@ -98,7 +99,8 @@ struct CanonicalTimelineReader: JSONByteReading {
             return nil
         }
         guard consume(UInt8(ascii: "{")), let key = memberKey(), Self.equals(key, "after") else { return nil }
-        guard let text = plainString(), let date = RFC3339.date(utf8: text) else { return nil }
+        guard let text = plainString(), let date = RFC3339.date(utf8: text),
+              SupportedRange.contains(date: date) else { return nil }
         skipWhitespace()
         guard consume(UInt8(ascii: "}")) else { return nil }
         return .after(date)

@@ -178,6 +178,9 @@ public enum ProviderAnswerDecoder {
         guard let date = RFC3339.date(from: dateText) else {
             throw ProviderAnswerError.entryInvalidDate(entry: index, text: dateText)
         }
+        guard SupportedRange.contains(date: date) else {
+            throw ProviderAnswerError.entryDateOutOfRange(entry: index, text: dateText)
+        }
         guard let content = object["content"] else {
             throw ProviderAnswerError.entryMissingField(entry: index, field: "content")
         }
@@ -200,16 +203,17 @@ public enum ProviderAnswerDecoder {
         guard let scoreValue = object["score"] else {
             throw ProviderAnswerError.entryMissingField(entry: index, field: "relevance.score")
         }
-        guard let score = number(scoreValue), score.isFinite else {
+        guard let score = number(scoreValue), SupportedRange.contains(score: score) else {
             throw ProviderAnswerError.entryInvalidField(
-                entry: index, field: "relevance.score", expected: "a finite number", found: scoreValue.summary
+                entry: index, field: "relevance.score", expected: SupportedRange.scoresDescription,
+                found: scoreValue.summary
             )
         }
         var duration = 0.0
         if let durationValue = object["duration"] {
-            guard let seconds = number(durationValue), seconds.isFinite, seconds >= 0 else {
+            guard let seconds = number(durationValue), SupportedRange.contains(duration: seconds) else {
                 throw ProviderAnswerError.entryInvalidField(
-                    entry: index, field: "relevance.duration", expected: "a number of seconds ≥ 0",
+                    entry: index, field: "relevance.duration", expected: SupportedRange.durationsDescription,
                     found: durationValue.summary
                 )
             }
@@ -227,6 +231,9 @@ public enum ProviderAnswerDecoder {
             guard case .string(let text) = after else { throw ProviderAnswerError.invalidPolicy(found: value.summary) }
             guard let date = RFC3339.date(from: text) else {
                 throw ProviderAnswerError.invalidPolicyDate(text: text)
+            }
+            guard SupportedRange.contains(date: date) else {
+                throw ProviderAnswerError.policyDateOutOfRange(text: text)
             }
             return .after(date)
         default:

@@ -28,12 +28,16 @@ public enum ProviderAnswerError: Error, Sendable, Hashable, CustomStringConverti
     case entryInvalidField(entry: Int?, field: String, expected: String, found: String)
     /// An entry's date is a string but not an RFC 3339 date-time.
     case entryInvalidDate(entry: Int?, text: String)
+    /// An entry's date is an RFC 3339 date-time outside `SupportedRange.dates`.
+    case entryDateOutOfRange(entry: Int?, text: String)
     /// Two entries have the same date.
     case duplicateDate(entry: Int, date: String, sameAs: Int)
     /// `"policy"` is none of the three allowed shapes.
     case invalidPolicy(found: String)
     /// `"policy": {"after": ...}` is not an RFC 3339 date-time.
     case invalidPolicyDate(text: String)
+    /// `"policy": {"after": ...}` is an RFC 3339 date-time outside `SupportedRange.dates`.
+    case policyDateOutOfRange(text: String)
     /// An option of an `options` answer is malformed.
     case invalidOption(option: Int, problem: String)
 
@@ -69,12 +73,16 @@ public enum ProviderAnswerError: Error, Sendable, Hashable, CustomStringConverti
             return "\(name(entry)): \(quoted(field)) must be \(expected), found \(found)"
         case .entryInvalidDate(let entry, let text):
             return "\(name(entry)): \"date\" is not an RFC 3339 date: \(quoted(text))"
+        case .entryDateOutOfRange(let entry, let text):
+            return "\(name(entry)): \"date\" must be \(SupportedRange.datesDescription), found \(quoted(text))"
         case .duplicateDate(let entry, let date, let sameAs):
             return "entry \(entry): duplicate date \(date) (same as entry \(sameAs))"
         case .invalidPolicy(let found):
             return "\"policy\" must be \"atEnd\", \"never\" or {\"after\": date}, found \(found)"
         case .invalidPolicyDate(let text):
             return "\"policy\": \"after\" is not an RFC 3339 date: \(quoted(text))"
+        case .policyDateOutOfRange(let text):
+            return "\"policy\": \"after\" must be \(SupportedRange.datesDescription), found \(quoted(text))"
         case .invalidOption(let option, let problem):
             return "option \(option): \(problem)"
         }

@@ -53,7 +53,8 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
 
         public func encode(to encoder: Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(RFC3339.string(from: now), forKey: .now)
+            // Held within the dates a provider may answer with (a clock set past year 9999 is not the provider's).
+            try container.encode(RFC3339.string(from: SupportedRange.clamped(now)), forKey: .now)
             try container.encode(isPreview, forKey: .isPreview)
             try container.encodeIfPresent(reason, forKey: .reason)
             try container.encodeIfPresent(dataDirectory, forKey: .dataDirectory)

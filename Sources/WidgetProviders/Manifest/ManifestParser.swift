@@ -1,6 +1,7 @@
 import Foundation
 import TOMLKit
 import WidgetProtocol
+import WidgetSchedulerCore
 
 /// Turns one manifest's TOML text into a `ProviderManifest`, collecting every error it finds.
 public enum ManifestParser {
@@ -31,10 +32,11 @@ public enum ManifestParser {
         let exec = parseExec(table["exec"], manifestPath: path, fail: fail)
         var timeout = ProviderManifest.defaultTimeout
         if let value = table["timeout"] {
-            if let seconds = number(value), seconds > 0, seconds.isFinite {
+            if let seconds = number(value), seconds > 0, SupportedRange.contains(duration: seconds) {
                 timeout = seconds
             } else {
-                fail("timeout", "expected a positive number of seconds, found \(value.summary)")
+                fail("timeout", "expected a positive number of seconds, at most \(SupportedRange.longestDuration), "
+                     + "found \(value.summary)")
             }
         }
         var memoryMax = ProviderManifest.defaultMemoryMax

@@ -76,7 +76,9 @@ public struct ParameterSpec: Sendable, Hashable {
         case (.enum, _) where fixedOptions.contains(where: { $0.value == value }):
             return .success(value)
         case (.date, .string(let text)):
-            guard let date = RFC3339.date(from: text) else { return .failure(error(found: value.summary)) }
+            guard let date = RFC3339.date(from: text), SupportedRange.contains(date: date) else {
+                return .failure(error(found: value.summary))
+            }
             return .success(.string(RFC3339.string(from: date)))
         case (.url, .string(let text)):
             guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty, text.contains(":") else {

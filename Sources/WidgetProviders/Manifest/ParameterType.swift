@@ -19,7 +19,7 @@ public enum ParameterType: String, Sendable, Hashable, CaseIterable, Codable {
         case .decimal: return "a decimal number"
         case .boolean: return "true or false"
         case .enum: return "one of the options"
-        case .date: return "an RFC 3339 date such as 2026-01-05T08:00:00Z"
+        case .date: return "an RFC 3339 date from 1970 to 9999 such as 2026-01-05T08:00:00Z"
         case .url: return "an absolute URL such as https://example.com/feed"
         }
     }

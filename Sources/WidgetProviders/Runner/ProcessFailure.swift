@@ -57,6 +57,6 @@ public enum ProcessFailure: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+        Int64(exactly: value).map { "\($0) s" } ?? "\(value) s"
     }
 }

@@ -80,12 +80,20 @@ public enum RFC3339 {
     /// `YYYY-MM-DDThh:mm:ss.sssZ`.
     private static let maximumUTF8Count = 24
 
+    /// The greatest distance from the epoch, in seconds, that the formatter writes (about 3 million years); a
+    /// supported date (`SupportedRange`) is far within it.
+    static let writableSeconds = 1e14
+
     /// A date's calendar fields in UTC, to the millisecond.
     private struct Fields {
         var year, month, day, secondOfDay, millisecond: Int
 
         init(_ date: Date) {
-            var milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+            // A date beyond what the fields can hold, or NaN, is written as the nearest one they hold (NaN as the
+            // epoch): formatting is for a reply or a log line, and must not stop the process whatever the date.
+            let seconds = date.timeIntervalSince1970
+            let held = seconds.isNaN ? 0 : min(max(seconds, -RFC3339.writableSeconds), RFC3339.writableSeconds)
+            var milliseconds = Int64((held * 1000).rounded())
             millisecond = Int(((milliseconds % 1000) + 1000) % 1000)
             milliseconds -= Int64(millisecond)
             let totalSeconds = milliseconds / 1000
@@ -131,8 +139,9 @@ public enum RFC3339 {
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        let digits = String(value.magnitude)
+        let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        return value < 0 ? "-" + padded : padded
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {

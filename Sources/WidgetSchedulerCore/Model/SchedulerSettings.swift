@@ -66,19 +66,28 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
     /// Seconds between two tokens: 86 400 / dailyBudget (1 200 s by default), infinite when the daily budget is 0.
     public var refillInterval: Double { dailyBudget > 0 ? 86_400 / dailyBudget : .infinity }
 
+    /// The smallest daily budget above 0: a token a million days apart, within the longest supported duration.
+    public static let smallestDailyBudget = 1e-6
+
     /// Problems with these values, each naming the setting, or an empty list when they are usable.
     public func problems() -> [String] {
         var problems: [String] = []
         func check(_ ok: Bool, _ message: String) { if !ok { problems.append(message) } }
-        check(minimumInterval.isFinite && minimumInterval >= 0, "minimum-interval must be a number of seconds ≥ 0")
-        check(dailyBudget.isFinite && dailyBudget >= 0, "daily-budget must be a number ≥ 0")
+        // Every duration within the supported ones, and a refill interval too: a deadline computed from them is then
+        // a supported date's distance from now, which every conversion further on can hold.
+        let seconds = SupportedRange.durationsDescription
+        check(SupportedRange.contains(duration: minimumInterval), "minimum-interval must be \(seconds)")
+        check(dailyBudget == 0 || (dailyBudget.isFinite && dailyBudget >= Self.smallestDailyBudget),
+              "daily-budget must be 0 or a number ≥ 0.000001")
         check(burstBudget.isFinite && burstBudget >= 1, "burst-budget must be a number ≥ 1")
-        check(backoffInitial.isFinite && backoffInitial > 0, "backoff-initial must be a number of seconds > 0")
-        check(backoffMaximum.isFinite && backoffMaximum >= backoffInitial, "backoff-maximum must be ≥ backoff-initial")
+        check(SupportedRange.contains(duration: backoffInitial) && backoffInitial > 0,
+              "backoff-initial must be \(seconds), > 0")
+        check(SupportedRange.contains(duration: backoffMaximum) && backoffMaximum >= backoffInitial,
+              "backoff-maximum must be ≥ backoff-initial and \(seconds)")
         check(quarantineThreshold >= 1, "quarantine-threshold must be an integer ≥ 1")
         check(daemonDeathQuarantineThreshold >= 1, "daemon-death-quarantine-threshold must be an integer ≥ 1")
         check(maxConcurrentRuns >= 1, "max-concurrent-runs must be an integer ≥ 1")
-        check(coalesceWindow.isFinite && coalesceWindow >= 0, "coalesce-window must be a number of seconds ≥ 0")
+        check(SupportedRange.contains(duration: coalesceWindow), "coalesce-window must be \(seconds)")
         check(optionsRate.isFinite && optionsRate >= 1, "options-rate must be a number of runs a minute ≥ 1")
         return problems
     }

@@ -39,7 +39,8 @@ public struct Relevance: Sendable, Hashable {
         let since = dates[index]
         let until: Date?
         if relevance.duration > 0 {
-            until = since.addingTimeInterval(relevance.duration)
+            // Held within the supported dates: a supported duration after a supported date may pass year 9999.
+            until = SupportedRange.clamped(since.addingTimeInterval(relevance.duration))
         } else {
             until = next.map { dates[$0] }
         }

@@ -31,13 +31,13 @@ public enum RelevanceStack {
     static func explain(_ relevance: Relevance?) -> String {
         guard let relevance else { return "no relevance holds now" }
         guard relevance.isRelevant else { return "score \(format(relevance.score)) ≤ 0: not relevant" }
-        let percent = Int((relevance.normalized * 100).rounded())
+        let percent = Int(saturating: relevance.normalized * 100)
         let span = relevance.until.map { "until \(iso($0))" } ?? "until the timeline ends"
         return "score \(format(relevance.score)), \(percent)% of its own maximum, \(span)"
     }
 
     private static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int64(value)) : String(value)
+        Int64(exactly: value).map { String($0) } ?? String(value)
     }
 
     private static func iso(_ date: Date) -> String {

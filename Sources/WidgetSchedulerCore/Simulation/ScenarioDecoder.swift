@@ -17,7 +17,11 @@ public enum ScenarioDecoder {
         guard let start = RFC3339.date(from: startText) else {
             throw ScenarioError(path: "start", message: "expected an RFC 3339 date, found \"\(startText)\"")
         }
-        let duration = try number(required(top, "duration", ""), "duration")
+        guard SupportedRange.contains(date: start) else {
+            throw ScenarioError(path: "start", message: "expected \(SupportedRange.datesDescription), found "
+                                + "\"\(startText)\"")
+        }
+        let duration = try seconds(required(top, "duration", ""), "duration")
         guard duration > 0 else { throw ScenarioError(path: "duration", message: "must be > 0 seconds") }
 
         let settings = try decodeSettings(top["settings"], defaults: defaults)
@@ -81,8 +85,7 @@ public enum ScenarioDecoder {
             }
             let kind = try string(required(fields, "kind", path), "\(path).kind")
             let family = try fields["family"].map { try string($0, "\(path).family") } ?? "systemSmall"
-            let addedAt = try fields["addedAt"].map { try number($0, "\(path).addedAt") } ?? 0
-            guard addedAt >= 0 else { throw ScenarioError(path: "\(path).addedAt", message: "must be ≥ 0") }
+            let addedAt = try fields["addedAt"].map { try seconds($0, "\(path).addedAt") } ?? 0
             return Scenario.Widget(id: id, kind: kind, family: family, addedAt: addedAt)
         }
     }
@@ -102,8 +105,7 @@ public enum ScenarioDecoder {
 
     private static func decodeResponse(_ value: Any, _ path: String) throws -> Scenario.Response {
         let fields = try object(value, path)
-        let runtime = try fields["runtime"].map { try number($0, "\(path).runtime") } ?? 0
-        guard runtime >= 0 else { throw ScenarioError(path: "\(path).runtime", message: "must be ≥ 0") }
+        let runtime = try fields["runtime"].map { try seconds($0, "\(path).runtime") } ?? 0
         if let fail = fields["fail"] {
             try allowKeys(fields, path, ["fail", "runtime"])
             let reason = try string(fail, "\(path).fail")
@@ -115,7 +117,7 @@ public enum ScenarioDecoder {
         }
         try allowKeys(fields, path, ["entries", "relevance", "policy", "runtime"])
         let entries = try array(required(fields, "entries", path), "\(path).entries").enumerated().map {
-            try number($1, "\(path).entries[\($0)]")
+            try offset($1, "\(path).entries[\($0)]")
         }
         var relevance: [Double?] = Array(repeating: nil, count: entries.count)
         if let raw = fields["relevance"] {
@@ -126,7 +128,7 @@ public enum ScenarioDecoder {
                 throw ScenarioError(path: "\(path).relevance", message: "has \(scores) for \(entryCount)")
             }
             relevance = try list.enumerated().map { index, item in
-                item is NSNull ? nil : try number(item, "\(path).relevance[\(index)]")
+                item is NSNull ? nil : try score(item, "\(path).relevance[\(index)]")
             }
         }
         let policy = try decodePolicy(required(fields, "policy", path), "\(path).policy")
@@ -141,7 +143,7 @@ public enum ScenarioDecoder {
             default: break
             }
         } else if let fields = value as? [String: Any], fields.count == 1, let after = fields["after"] {
-            return .after(try number(after, "\(path).after"))
+            return .after(try offset(after, "\(path).after"))
         }
         throw ScenarioError(path: path, message: "expected \"atEnd\", \"never\" or {\"after\": seconds}")
     }
@@ -154,8 +156,7 @@ public enum ScenarioDecoder {
             let path = "requests[\(index)]"
             let fields = try object(raw, path)
             try allowKeys(fields, path, ["at", "kind", "all", "widget", "widgets", "foreground", "configure"])
-            let at = try number(required(fields, "at", path), "\(path).at")
-            guard at >= 0 else { throw ScenarioError(path: "\(path).at", message: "must be ≥ 0") }
+            let at = try seconds(required(fields, "at", path), "\(path).at")
             let foreground = try fields["foreground"].map { try bool($0, "\(path).foreground") } ?? false
             let targets = ["kind", "all", "widget", "widgets"].filter { fields[$0] != nil }
             guard targets.count == 1 else {
@@ -198,9 +199,8 @@ public enum ScenarioDecoder {
             let path = "clock[\(index)]"
             let fields = try object(raw, path)
             try allowKeys(fields, path, ["at", "jump"])
-            let at = try number(required(fields, "at", path), "\(path).at")
-            guard at >= 0 else { throw ScenarioError(path: "\(path).at", message: "must be ≥ 0") }
-            return Scenario.ClockJump(at: at, jump: try number(required(fields, "jump", path), "\(path).jump"))
+            let at = try seconds(required(fields, "at", path), "\(path).at")
+            return Scenario.ClockJump(at: at, jump: try offset(required(fields, "jump", path), "\(path).jump"))
         }
     }
 
@@ -246,6 +246,34 @@ public enum ScenarioDecoder {
             throw mismatch(path, "a number", value)
         }
         return number.doubleValue
+    }
+
+    /// A duration or a time since the scenario's start: a number of seconds in `SupportedRange.durations`.
+    private static func seconds(_ value: Any, _ path: String) throws -> Double {
+        try number(value, path, within: SupportedRange.contains(duration:), SupportedRange.durationsDescription)
+    }
+
+    /// A signed number of seconds (an entry's date after its run, a clock jump): at most the longest supported
+    /// duration either way.
+    private static func offset(_ value: Any, _ path: String) throws -> Double {
+        try number(value, path, within: { abs($0) <= SupportedRange.longestDuration },
+                   "a number of seconds within ±\(SupportedRange.longestDuration)")
+    }
+
+    /// A relevance score: `SupportedRange.contains(score:)`.
+    private static func score(_ value: Any, _ path: String) throws -> Double {
+        try number(value, path, within: SupportedRange.contains(score:), SupportedRange.scoresDescription)
+    }
+
+    /// A number that `within` accepts, or an error saying it must be `expected`.
+    private static func number(_ value: Any, _ path: String, within: (Double) -> Bool, _ expected: String) throws
+        -> Double
+    {
+        let number = try number(value, path)
+        guard within(number) else {
+            throw ScenarioError(path: path, message: "must be \(expected), found \(value as? NSNumber ?? 0)")
+        }
+        return number
     }
 
     private static func integer(_ value: Any, _ path: String) throws -> Int {

@@ -59,7 +59,7 @@ public enum SimulationTranscript {
 
     /// Elapsed seconds as d+hh:mm:ss.
     static func clock(_ seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
+        let total = Int(saturating: seconds.rounded(.down))
         let days = total / 86_400
         let rest = total % 86_400
         let text = String(format: "%02d:%02d:%02d", rest / 3600, rest % 3600 / 60, rest % 60)
@@ -72,7 +72,7 @@ public enum SimulationTranscript {
     }
 
     private static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int64(value)) : String(format: "%.2f", value)
+        Int64(exactly: value).map { String($0) } ?? String(format: "%.2f", value)
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

@@ -394,7 +394,9 @@ public final class Daemon {
         case .writeWhenIdle:
             if idleFlush.enablement == .off { try? idleFlush.setEnabled(.oneShot) }
         case .wait(let until):
-            if writeTimer.enablement == .off { try? writeTimer.schedule(at: UInt64(max(0, until) * 1_000_000)) }
+            if writeTimer.enablement == .off {
+                try? writeTimer.schedule(at: UInt64(saturating: max(0, until) * 1_000_000))
+            }
         }
         guard service.revision != lastStatusRevision, now.monotonic - lastStatusTime >= 1 || stopping else { return }
         lastStatusRevision = service.revision

@@ -1,6 +1,7 @@
 import Glibc
 import SystemdKit
 import WidgetProviders
+import WidgetSchedulerCore
 
 /// Drives the provider runner from the daemon's sd-event loop.
 final class EventLoopRunnerAdapter: RunnerEventLoop {
@@ -30,7 +31,7 @@ final class EventLoopRunnerAdapter: RunnerEventLoop {
     }
 
     func schedule(after seconds: Double, _ handler: @escaping () -> Void) throws -> RunnerEventToken {
-        let delay = UInt64(max(0, seconds) * 1_000_000)
+        let delay = UInt64(saturating: max(0, seconds) * 1_000_000)
         return SourceToken(try loop.addTimer(clock: .monotonic, after: delay, accuracy: 1_000, handler))
     }
 

@@ -1,4 +1,5 @@
 import SystemdKit
+import WidgetSchedulerCore
 
 /// The daemon's one wake-up timer, an sd-event CLOCK_BOOTTIME source re-armed for the scheduler's next deadline.
 final class EventLoopWakeupTimer: WakeupTimer {

@@ -67,12 +67,60 @@ struct PersistedWidgetState {
         return writer.data
     }
 
-    /// Decodes either encoding; throws a description of what is wrong with a damaged blob.
+    /// Decodes either encoding; throws a description of what is wrong with a damaged blob, and `StoredValueError`
+    /// naming the field for a value out of the supported range.
     init(decoding data: Data) throws {
         if data.first == UInt8(ascii: "{") {
             self = try Self.decodingJSON(data)
-            return
+        } else {
+            self = try Self.decodingCompact(data)
         }
+        try checkRanges()
+    }
+
+    /// The most consecutive failures a stored schedule may count: far past any quarantine threshold, and far from
+    /// overflowing when one more is counted.
+    static let maximumStoredFailures = Int(Int32.max)
+
+    /// Throws `StoredValueError` for the first value the service could not have stored: every date supported,
+    /// every monotonic reading plausible, counts and tokens not negative.
+    private func checkRanges() throws {
+        let budget = schedule.budget
+        guard budget.tokens.isFinite, budget.tokens >= 0 else {
+            throw StoredValueError(field: "budget.tokens", value: "\(budget.tokens)", expected: "a number ≥ 0")
+        }
+        _ = try StoredValueError.monotonic(budget.stamp, "budget.stamp")
+        if let start = schedule.lastRunStart { _ = try StoredValueError.monotonic(start, "lastRunStart") }
+        guard (0...Self.maximumStoredFailures).contains(schedule.consecutiveFailures) else {
+            throw StoredValueError(field: "consecutiveFailures", value: "\(schedule.consecutiveFailures)",
+                                   expected: "a count from 0 to \(Self.maximumStoredFailures)")
+        }
+        if let until = schedule.backoffUntil { _ = try StoredValueError.monotonic(until, "backoffUntil") }
+        if let run = schedule.inFlight { _ = try StoredValueError.monotonic(run.startedAt, "inFlight.startedAt") }
+        switch schedule.pending?.due {
+        case .monotonic(let seconds)?: _ = try StoredValueError.monotonic(seconds, "pending.due")
+        case .wall(let date)?: _ = try StoredValueError.date(date, "pending.due")
+        case nil: break
+        }
+        if let entry = schedule.currentEntry {
+            _ = try StoredValueError.date(entry.date, "currentEntry.date")
+            if let relevance = entry.relevance {
+                _ = try StoredValueError.relevance(relevance, "currentEntry.relevance")
+            }
+        }
+        guard SupportedRange.contains(score: schedule.maxRelevanceScore) else {
+            throw StoredValueError(field: "maxRelevanceScore", value: "\(schedule.maxRelevanceScore)",
+                                   expected: SupportedRange.scoresDescription)
+        }
+        if let run = lastRun { _ = try StoredValueError.date(run.startedAt, "lastRun.startedAt") }
+        let deaths = schedule.interruptedByDaemonDeaths
+        guard (0...Self.maximumStoredFailures).contains(deaths) else {
+            throw StoredValueError(field: "interruptedByDaemonDeaths", value: "\(deaths)",
+                                   expected: "a count from 0 to \(Self.maximumStoredFailures)")
+        }
+    }
+
+    private static func decodingCompact(_ data: Data) throws -> PersistedWidgetState {
         var reader = CompactReader(data)
         let version = try reader.u8()
         guard version == 1 || version == Self.compactVersion else {
@@ -102,16 +150,16 @@ struct PersistedWidgetState {
             })
         }
         schedule.maxRelevanceScore = try reader.double()
-        lastRun = try reader.optional { reader in
+        let lastRun = try reader.optional { reader in
             LastRun(startedAt: try reader.date(), reason: try reader.named(RunReason.self),
                     outcome: try reader.optional { try $0.string() })
         }
-        currentContent = try reader.optional { try $0.string() }
+        let currentContent = try reader.optional { try $0.string() }
         if version >= 2 { schedule.interruptedByDaemonDeaths = try reader.int() }
-        self.schedule = schedule
         guard reader.isAtEnd else {
             throw CompactReader.Malformed(offset: reader.offset, reason: "trailing bytes after the schedule")
         }
+        return PersistedWidgetState(schedule: schedule, lastRun: lastRun, currentContent: currentContent)
     }
 
     init(schedule: WidgetSchedule, lastRun: LastRun?, currentContent: String?) {

@@ -46,16 +46,27 @@ extension WidgetService {
     public func dataGet(group: String, key: String) throws(ControlError) -> DataItem {
         try checkName(group, "group")
         try checkName(key, "key")
-        guard let record = try? state.store.groupValue(group: group, key: key) else {
-            throw .unknownKey(group: group, key: key)
+        let stored: GroupDataRecord?
+        do {
+            stored = try state.store.groupValue(group: group, key: key)
+        } catch {
+            logger.error("group \(group): cannot read \(key): \(error)",
+                         metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
+            stored = nil
         }
+        guard let record = stored else { throw .unknownKey(group: group, key: key) }
         return DataItem(key: record.key, value: record.value, updatedAt: record.updatedAt)
     }
 
     public func dataList(group: String) throws(ControlError) -> [DataItem] {
         try checkName(group, "group")
-        return ((try? state.store.groupData(group: group)) ?? []).map {
-            DataItem(key: $0.key, value: $0.value, updatedAt: $0.updatedAt)
+        do {
+            return try state.store.groupData(group: group).map {
+                DataItem(key: $0.key, value: $0.value, updatedAt: $0.updatedAt)
+            }
+        } catch {
+            logger.error("group \(group): cannot read its data: \(error)", metadata: ["GROUP": "\(group)"])
+            return []
         }
     }
 

@@ -134,7 +134,13 @@ extension WidgetService {
             // folded since the last write (a provider looping in developer mode) have their line still to come.
             var unwritten = state.batch.history.filter { $0.widgetID == id }
             if let folded = reporter.unwrittenFoldedHistory(of: id) { unwritten.append(folded) }
-            var runs = (((try? state.store.history(widgetID: id, since: since)) ?? []) + unwritten)
+            var stored: [HistoryRecord] = []
+            do {
+                stored = try state.store.history(widgetID: id, since: since)
+            } catch {
+                logger.error("\(id): cannot read its run history: \(error)", metadata: metadata(id))
+            }
+            var runs = (stored + unwritten)
                 .filter { $0.event == .run && $0.at >= since }
                 .map { record in
                     BudgetMethod.Run(at: record.at, reason: record.reason, outcome: record.outcome,

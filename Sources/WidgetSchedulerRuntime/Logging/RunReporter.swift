@@ -106,7 +106,7 @@ final class RunReporter {
         defer { runLineTemplates[shape] = fields }
         fields.set(JournalField.reloadReason, .string(end.reason.rawValue))
         fields.set(JournalField.providerPID, .string(String(stats.pid)))
-        fields.set(JournalField.durationUsec, .string(String(Int(stats.duration * 1_000_000))))
+        fields.set(JournalField.durationUsec, .string(String(Int(saturating: stats.duration * 1_000_000))))
         fields.set(JournalField.tokens, .string(Self.twoDecimals(end.tokens)))
         fields.set(JournalField.widgetID, .string(id))
         fields.set(JournalField.widgetKind, .string(kind))

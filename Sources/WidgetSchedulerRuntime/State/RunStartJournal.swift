@@ -106,7 +106,8 @@ final class RunStartJournal {
         body.optional(record.schedule.nextDue) { $0.date($1) }
         body.bool(record.schedule.quarantined)
         var header = CompactWriter(capacity: 12)
-        header.u32(UInt32(body.bytes.count))
+        // A record holds one widget's schedule: far below 4 GiB.
+        header.u32(UInt32(truncatingIfNeeded: body.bytes.count))
         header.u64(checksum(body.bytes[...]))
         bytes.append(contentsOf: header.bytes)
         bytes.append(contentsOf: body.bytes)
@@ -122,7 +123,9 @@ final class RunStartJournal {
                   bytes.count - offset - 12 >= Int(length)
             else { break }
             let body = bytes[offset + 12..<offset + 12 + Int(length)]
-            guard checksum(body) == sum, let record = try? decodeBody(Data(body)) else { break }
+            // A sequence number from 2^63 on was not written here (counting on from it could overflow): damage.
+            guard checksum(body) == sum, let record = try? decodeBody(Data(body)),
+                  record.sequence <= UInt64(Int64.max) else { break }
             records.append(record)
             offset += 12 + Int(length)
         }

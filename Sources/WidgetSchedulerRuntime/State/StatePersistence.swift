@@ -46,11 +46,30 @@ final class StatePersistence {
                  reserve: (Int) -> Void, restore: (ManagedWidget, WidgetSchedule) -> Void) throws -> Restored {
         let meta = try store.allMeta()
         let saved = Self.savedClock(meta["clock"])
+        if saved == nil, let text = meta["clock"] {
+            let message = "the stored clock stamp \"\(text)\" (meta clock) is not a boot id, a monotonic reading and "
+                + "a supported date; the widgets' stored clock readings are taken as they are"
+            logger.error("\(message)")
+        }
         let sameBoot = saved?.boot == bootID
-        var nextWidgetNumber = Int(meta["nextWidgetNumber"] ?? "") ?? 1
+        var nextWidgetNumber = 1
+        if let text = meta["nextWidgetNumber"] {
+            if let number = Int(text), Self.widgetNumbers.contains(number) {
+                nextWidgetNumber = number
+            } else {
+                let message = "the stored nextWidgetNumber \"\(text)\" is not a number from 1 to "
+                    + "\(Self.widgetNumbers.upperBound); numbering on from the widgets' ids"
+                logger.error("\(message)")
+            }
+        }
         reserve(try store.widgetCount())
         try store.forEachStoredWidget(timelines: .outlines) { item in
-            let record = item.widget
+            var record = item.widget
+            if let error = StoredValueError.problem(date: record.addedAt, "addedAt") {
+                logger.error("widget \(record.id): its stored \(error); taking the start time instead",
+                             metadata: [JournalField.widgetID: "\(record.id)"])
+                record.addedAt = now.wall
+            }
             let configuration = JSONValue(jsonText: record.configuration)?.objectValue ?? [:]
             var persisted: PersistedWidgetState?
             if let blob = item.schedule?.state {
@@ -84,7 +103,9 @@ final class StatePersistence {
                                   configuration: configuration, addedAt: record.addedAt,
                                   lastRun: persisted?.lastRun, currentContent: persisted?.currentContent),
                     schedule)
-            nextWidgetNumber = max(nextWidgetNumber, (Int(record.id.dropFirst()) ?? 0) + 1)
+            if let number = Int(record.id.dropFirst()), number >= 0, number < Self.widgetNumbers.upperBound {
+                nextWidgetNumber = max(nextWidgetNumber, number + 1)
+            }
         }
         return Restored(nextWidgetNumber: nextWidgetNumber)
     }
@@ -115,9 +136,16 @@ final class StatePersistence {
         return nil
     }
 
+    /// The numbers of ids the daemon gives (`w1`, `w2`…): far more than any store holds, and far from overflowing.
+    static let widgetNumbers = 1...1_000_000_000_000_000
+
+    /// The clock stamp of the last write (`meta clock`: boot id, monotonic and wall seconds), or nil when absent or
+    /// out of range.
     static func savedClock(_ text: String?) -> (boot: String, instant: Instant)? {
         let parts = text?.split(separator: " ") ?? []
-        guard parts.count == 3, let monotonic = Double(parts[1]), let wall = Double(parts[2]) else { return nil }
+        guard parts.count == 3, let monotonic = Double(parts[1]), let wall = Double(parts[2]),
+              SupportedRange.contains(monotonic: monotonic),
+              SupportedRange.contains(date: Date(timeIntervalSince1970: wall)) else { return nil }
         return (String(parts[0]), Instant(monotonic: monotonic, wall: Date(timeIntervalSince1970: wall)))
     }
 

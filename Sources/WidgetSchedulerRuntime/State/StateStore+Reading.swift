@@ -60,7 +60,7 @@ extension StateStore {
                 ORDER BY w.rowid
                 """)
         while let row = try rows.next() {
-            try body(storedWidget(row))
+            try body(try storedWidget(row))
         }
     }
 
@@ -79,7 +79,7 @@ extension StateStore {
                     WHERE w.id = ?
                     """,
                 arguments: [id])
-            return row.map(Self.storedWidget)
+            return try row.map(Self.storedWidget)
         }
     }
 
@@ -96,8 +96,9 @@ extension StateStore {
             for id in widgetIDs {
                 guard let row = try Row.fetchOne(statement, arguments: [id]) else { continue }
                 records[id] = TimelineRecord(
-                    widgetID: id, timeline: row[0], receivedAt: Date(timeIntervalSinceReferenceDate: row[1]),
-                    currentEntryIndex: row[2], outline: row[3])
+                    widgetID: id, timeline: try row.decode(atIndex: 0),
+                    receivedAt: Date(timeIntervalSinceReferenceDate: try row.decode(atIndex: 1)),
+                    currentEntryIndex: try row.decode(atIndex: 2), outline: try row.decode(atIndex: 3))
             }
             return records
         }
@@ -115,24 +116,33 @@ extension StateStore {
                 arguments: [widgetID, since.timeIntervalSinceReferenceDate])
             var records: [HistoryRecord] = []
             while let row = try rows.next() {
-                let eventText: String = row[4]
+                let key: Int64 = try row.decode(atIndex: 0)
+                let eventText: String = try row.decode(atIndex: 4)
                 guard let event = HistoryRecord.Event(rawValue: eventText) else {
                     throw StateStoreError.corruptRow(
-                        table: "history", key: "\(row[0] as Int64)", reason: "unknown event \"\(eventText)\"")
+                        table: "history", key: "\(key)", reason: "unknown event \"\(eventText)\"")
                 }
                 // Read as a value first: a column's CHECK lets text through (SQLite orders text after numbers), and
                 // converting it straight to Int would stop the process rather than name the row.
                 let runsValue: DatabaseValue = row[9]
                 guard let runs = Int.fromDatabaseValue(runsValue), runs >= 1 else {
-                    throw StateStoreError.corruptRow(table: "history", key: "\(row[0] as Int64)",
+                    throw StateStoreError.corruptRow(table: "history", key: "\(key)",
                                                      reason: "runs is \(runsValue), not a count of 1 or more")
+                }
+                let at: Date
+                let monotonic: Double
+                do {
+                    at = try StoredValueError.date(Date(timeIntervalSinceReferenceDate: try row.decode(atIndex: 2)),
+                                                   "at")
+                    monotonic = try StoredValueError.monotonic(try row.decode(atIndex: 3), "monotonic")
+                } catch let error as StoredValueError {
+                    throw StateStoreError.corruptRow(table: "history", key: "\(key)", reason: error.description)
                 }
                 records.append(
                     HistoryRecord(
-                        id: row[0], widgetID: row[1], at: Date(timeIntervalSinceReferenceDate: row[2]),
-                        monotonic: row[3],
-                        event: event, reason: row[5], outcome: row[6], because: row[7], detail: row[8],
-                        runs: runs))
+                        id: key, widgetID: try row.decode(atIndex: 1), at: at, monotonic: monotonic, event: event,
+                        reason: try row.decode(atIndex: 5), outcome: try row.decode(atIndex: 6),
+                        because: try row.decode(atIndex: 7), detail: try row.decode(atIndex: 8), runs: runs))
             }
             return records
         }
@@ -144,7 +154,7 @@ extension StateStore {
             try Row.fetchAll(
                 db, sql: "SELECT \"group\", key, value, updatedAt FROM group_data WHERE \"group\" = ? ORDER BY key",
                 arguments: [group]
-            ).map(Self.groupDataRecord)
+            ).map { try Self.groupDataRecord($0) }
         }
     }
 
@@ -154,7 +164,7 @@ extension StateStore {
             try Row.fetchOne(
                 db, sql: "SELECT \"group\", key, value, updatedAt FROM group_data WHERE \"group\" = ? AND key = ?",
                 arguments: [group, key]
-            ).map(Self.groupDataRecord)
+            ).map { try Self.groupDataRecord($0) }
         }
     }
 
@@ -169,35 +179,44 @@ extension StateStore {
         var meta: [String: String] = [:]
         let rows = try Row.fetchCursor(db, sql: "SELECT key, value FROM meta")
         while let row = try rows.next() {
-            meta[row[0]] = row[1] as String
+            meta[try row.decode(atIndex: 0)] = try row.decode(String.self, atIndex: 1)
         }
         return meta
     }
 
-    private static func storedWidget(_ row: Row) -> StoredWidget {
-        let id: String = row[0]
+    // Every column through `decode`, which throws for a value it cannot convert (a NULL a hand-edited table let
+    // in), where the subscript would stop the process.
+    private static func storedWidget(_ row: Row) throws -> StoredWidget {
+        let id: String = try row.decode(atIndex: 0)
         let widget = WidgetRecord(
-            id: id, kind: row[1], family: row[2], configuration: row[3],
-            addedAt: Date(timeIntervalSinceReferenceDate: row[4]))
+            id: id, kind: try row.decode(atIndex: 1), family: try row.decode(atIndex: 2),
+            configuration: try row.decode(atIndex: 3),
+            addedAt: Date(timeIntervalSinceReferenceDate: try row.decode(atIndex: 4)))
         var schedule: WidgetScheduleRecord?
-        if let state = row[5] as Data? {
+        if let state: Data = try row.decode(atIndex: 5) {
             schedule = WidgetScheduleRecord(
                 widgetID: id, state: state,
-                nextDue: (row[6] as Double?).map(Date.init(timeIntervalSinceReferenceDate:)),
-                quarantined: row[7])
+                nextDue: try row.decode(Double?.self, atIndex: 6).map(Date.init(timeIntervalSinceReferenceDate:)),
+                quarantined: try row.decode(atIndex: 7))
         }
-        let outline = row[11] as Data?
+        let outline: Data? = try row.decode(atIndex: 11)
         var timeline: TimelineRecord?
-        if let text = row[8] as String? {
+        if let text: String = try row.decode(atIndex: 8) {
             timeline = TimelineRecord(
-                widgetID: id, timeline: text, receivedAt: Date(timeIntervalSinceReferenceDate: row[9]),
-                currentEntryIndex: row[10], outline: outline)
+                widgetID: id, timeline: text,
+                receivedAt: Date(timeIntervalSinceReferenceDate: try row.decode(atIndex: 9)),
+                currentEntryIndex: try row.decode(atIndex: 10), outline: outline)
         }
         return StoredWidget(widget: widget, schedule: schedule, timeline: timeline, outline: outline)
     }
 
-    private static func groupDataRecord(_ row: Row) -> GroupDataRecord {
-        GroupDataRecord(
-            group: row[0], key: row[1], value: row[2], updatedAt: Date(timeIntervalSinceReferenceDate: row[3]))
+    private static func groupDataRecord(_ row: Row) throws -> GroupDataRecord {
+        let group: String = try row.decode(atIndex: 0)
+        let key: String = try row.decode(atIndex: 1)
+        let updatedAt = Date(timeIntervalSinceReferenceDate: try row.decode(atIndex: 3))
+        if let error = StoredValueError.problem(date: updatedAt, "updatedAt") {
+            throw StateStoreError.corruptRow(table: "group_data", key: "\(group)/\(key)", reason: error.description)
+        }
+        return GroupDataRecord(group: group, key: key, value: try row.decode(atIndex: 2), updatedAt: updatedAt)
     }
 }

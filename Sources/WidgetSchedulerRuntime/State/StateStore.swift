@@ -79,8 +79,16 @@ public final class StateStore {
                 try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?",
                                     arguments: [RunStartJournal.appliedKey])
             }
-            runStartJournal = try RunStartJournal(path: path + Self.runStartJournalSuffix,
-                                                  applied: applied.flatMap { UInt64($0) } ?? 0,
+            var sequence: UInt64 = 0
+            if let applied {
+                // Below 2^63, so that counting on from it cannot overflow: a larger one was not written by the store.
+                guard let number = UInt64(applied), number <= UInt64(Int64.max) else {
+                    throw StateStoreError.corruptRow(table: "meta", key: RunStartJournal.appliedKey,
+                                                     reason: "value \"\(applied)\" is not a sequence number below 2^63")
+                }
+                sequence = number
+            }
+            runStartJournal = try RunStartJournal(path: path + Self.runStartJournalSuffix, applied: sequence,
                                                   syncEachAppend: options.durability == .powerLoss)
         } catch let error as StateStoreError {
             throw error

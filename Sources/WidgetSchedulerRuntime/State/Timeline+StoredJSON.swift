@@ -37,13 +37,16 @@ extension Timeline {
     /// Reads a timeline as the store keeps it: written by `storedJSON()`, or by `JSONEncoder` in earlier versions.
     /// That shape is read from the parsed `JSONValue`, much faster than `JSONDecoder` reads it, which matters because
     /// a burst of entry changes reads one timeline per changing widget; anything else
-    /// is left to `JSONDecoder`, which reads it as before or throws its error naming the key at fault.
+    /// is left to `JSONDecoder`, which reads it as before or throws its error naming the key at fault. A date or
+    /// relevance out of the supported range, or dates out of order, throw `StoredValueError` naming the entry.
     init(storedJSON text: String) throws {
         if let value = JSONValue(jsonText: text), let timeline = Self.timeline(stored: value) {
             self = timeline
         } else {
             self = try JSONDecoder().decode(Timeline.self, from: Data(text.utf8))
         }
+        try StoredValueError.timeline(dates: entries.map(\.date), relevances: entries.map(\.relevance),
+                                      policy: policy)
     }
 
     /// The timeline `JSONDecoder` would decode from `value` (the synthesized `Codable` form: dates as seconds since

@@ -16,7 +16,8 @@ extension TimelineOutline {
             writer.u8(2)
             writer.date(date)
         }
-        writer.u32(UInt32(count))
+        // An outline holds at most a provider answer's entries, far below 2^32.
+        writer.u32(UInt32(truncatingIfNeeded: count))
         for date in dates { writer.date(date) }
         writer.bool(!relevances.isEmpty)
         for relevance in relevances {
@@ -28,7 +29,8 @@ extension TimelineOutline {
         return writer.data
     }
 
-    /// Decodes `compactEncoded()`'s output; throws a description of the fault for a damaged blob.
+    /// Decodes `compactEncoded()`'s output; throws a description of the fault for a damaged blob, and
+    /// `StoredValueError` for a date or relevance out of the supported range.
     public init(compact data: Data) throws {
         var reader = CompactReader(data)
         let version = try reader.u8()
@@ -61,6 +63,7 @@ extension TimelineOutline {
         guard reader.isAtEnd else {
             throw CompactReader.Malformed(offset: reader.offset, reason: "trailing bytes after the outline")
         }
+        try StoredValueError.timeline(dates: dates, relevances: relevances, policy: policy)
         guard let outline = TimelineOutline(dates: dates, relevances: relevances, policy: policy) else {
             throw CompactReader.Malformed(offset: 0, reason: "entry dates do not ascend")
         }
