@@ -1,5 +1,5 @@
 /// A reader of JSON text's bytes at a position: the steps every such reader takes (whitespace skipped, one byte
-/// consumed, a literal matched). `JSONFastParser` and `CanonicalTimelineReader` read with them.
+/// consumed, a literal matched). `JSONFastParser`, `CanonicalTimelineReader` and `JSONDuplicateKey` read with them.
 protocol JSONByteReading {
     /// The text.
     var bytes: UnsafeBufferPointer<UInt8> { get }
@@ -23,6 +23,26 @@ extension JSONByteReading {
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
         return true
+    }
+
+    /// The value of the four hex digits of a `\uXXXX` escape (the `\u` already read), moving past them; nil if
+    /// they are not four hex digits.
+    mutating func hex4() -> UInt32? {
+        guard bytes.count - index >= 4 else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
     }
 
     /// Moves past `text` if it comes next; whether it did.

@@ -156,24 +156,6 @@ enum JSONFastParser {
             return Unicode.Scalar(high)
         }
 
-        mutating func hex4() -> UInt32? {
-            guard bytes.count - index >= 4 else { return nil }
-            var value: UInt32 = 0
-            for _ in 0..<4 {
-                let byte = bytes[index]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-                index += 1
-            }
-            return value
-        }
-
         /// A number by RFC 8259's grammar.
         mutating func number() -> JSONValue? {
             let start = index

@@ -89,13 +89,33 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses JSON text; nil if it is not JSON.
+    /// Parses JSON text; nil if it is not I-JSON (one JSON value whose objects have distinct keys).
     public init?(jsonText: String) {
         if let value = JSONFastParser.parse(jsonText) {
             self = value
             return
         }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(jsonText.utf8)) else { return nil }
+        guard case .success(let value) = Self.parse(Array(jsonText.utf8)) else { return nil }
         self = value
+    }
+
+    /// Why text is not one I-JSON value.
+    enum ParseFailure: Error, Sendable, Hashable {
+        /// Not one JSON value.
+        case notJSON
+        /// An object has a key twice (RFC 7493 §2.3).
+        case duplicateKey(JSONDuplicateKey)
+    }
+
+    /// Parses I-JSON (RFC 7493): one JSON value whose objects have distinct keys. `JSONFastParser` reads almost
+    /// every text, and leaves a repeated key (with anything else it is unsure of) to `JSONDecoder`, which would keep
+    /// one of the values: after it, the text is scanned for a repeated key.
+    static func parse(_ bytes: [UInt8]) -> Result<JSONValue, ParseFailure> {
+        if let value = JSONFastParser.parse(bytes) { return .success(value) }
+        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(bytes)) else {
+            return .failure(.notJSON)
+        }
+        if let duplicate = JSONDuplicateKey.first(in: bytes) { return .failure(.duplicateKey(duplicate)) }
+        return .success(value)
     }
 }

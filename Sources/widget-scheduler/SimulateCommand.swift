@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WidgetProtocol
 import WidgetSchedulerCore
 
 /// `widget-scheduler simulate SCENARIO.json [--json]`: days of scheduling in milliseconds, through the real core.
@@ -27,6 +28,11 @@ struct SimulateCommand: ParsableCommand {
         let parsed: Scenario
         let report: SimulationReport
         do {
+            // A key given twice, which JSONSerialization reads keeping one value: I-JSON, as every input.
+            if let duplicate = JSONDuplicateKey.first(in: Array(data)) {
+                let key = JSONValue.string(duplicate.key).jsonText()
+                throw ScenarioError(path: duplicate.path, message: "has the key \(key) more than once")
+            }
             parsed = try ScenarioDecoder.decode(data, defaults: defaults)
             report = try Simulation.run(parsed)
         } catch let error as ScenarioError {

@@ -42,6 +42,10 @@ struct MalformedMessageTests {
              error: ControlError.Name.invalidMessage, closes: false),
         Case(name: "method not a string", bytes: Array(#"{"method":7}"#.utf8) + [0],
              error: ControlError.Name.invalidMessage, closes: false),
+        Case(name: "a key given twice",
+             bytes: Array(#"{"method":"io.widgetscheduler.Scheduler.Remove","parameters":{"id":"w1","id":"w2"}}"#.utf8)
+                + [0],
+             error: ControlError.Name.invalidMessage, closes: false),
         Case(name: "over 1 MiB without a terminator",
              bytes: Array(repeating: UInt8(ascii: "x"), count: ControlInterface.maximumMessageSize + 4_096),
              error: ControlError.Name.invalidMessage, closes: true),

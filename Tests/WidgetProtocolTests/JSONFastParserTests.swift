@@ -37,7 +37,9 @@ struct JSONFastParserTests {
     func doubtfulOrMalformedInputIsLeftToJSONDecoder(_ text: String) {
         let fast = JSONFastParser.parse(text)
         #expect(fast == nil || fast == Self.decoded(text), "agrees with JSONDecoder whenever it answers")
-        #expect(JSONValue(jsonText: text) == Self.decoded(text))
+        // JSONValue is I-JSON: it refuses a repeated key, which JSONDecoder reads keeping one of the values.
+        let repeated = JSONDuplicateKey.first(in: Array(text.utf8)) != nil
+        #expect(JSONValue(jsonText: text) == (repeated ? nil : Self.decoded(text)))
     }
 
     @Test func invalidUTF8InAStringIsLeftToJSONDecoder() {

@@ -186,6 +186,36 @@ private let errorCases: [ProviderAnswerErrorCase] = [
         message: #"entry: "date" must be a date from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z, "#
             + #"found "1900-01-01T00:00:00Z""#
     ),
+    .init(
+        request: .timeline, answer: #"{"entries": [\#(validEntry)], "policy": "atEnd", "policy": "never"}"#,
+        message: #"answer has the key "policy" more than once"#
+    ),
+    .init(
+        request: .timeline,
+        answer: #"{"entries": [{"date": "2026-01-05T08:00:00Z", "date": "2027-01-05T08:00:00Z", "content": 1}], "#
+            + #""policy": "atEnd"}"#,
+        message: #"answer has the key "date" more than once (in entries[0])"#
+    ),
+    .init(
+        request: .timeline,
+        answer: #"{"entries": [\#(validEntry), {"date": "2026-01-05T09:00:00Z", "content": {"t": 1, "\u0074": 2}}], "#
+            + #""policy": "atEnd"}"#,
+        message: #"answer has the key "t" more than once (in entries[1].content)"#
+    ),
+    .init(
+        request: .timeline,
+        answer: #"{"entries": [{"date": "2026-01-05T08:00:00Z", "content": 9007199254740993, "#
+            + #""relevance": {"score": 1, "score": 2}}], "policy": "atEnd"}"#,
+        message: #"answer has the key "score" more than once (in entries[0].relevance)"#
+    ),
+    .init(
+        request: .defaults, answer: #"{"configuration": {"city": "Paris", "city": "Oslo"}}"#,
+        message: #"answer has the key "city" more than once (in configuration)"#
+    ),
+    .init(
+        request: .options, answer: #"{"options": [{"value": 1, "title": "One", "title": "Two"}]}"#,
+        message: #"answer has the key "title" more than once (in options[0])"#
+    ),
     .init(request: .snapshot, answer: #"{"entries": []}"#, message: #"answer has an unknown field "entries""#),
     .init(request: .placeholder, answer: "{}", message: #"answer has no "entry""#),
     .init(request: .snapshot, answer: #"{"entry": 3}"#, message: "entry must be an object, found integer"),

@@ -74,7 +74,6 @@ struct StoredTimelineJSONTests {
         ("an unknown policy", #"{"entries":[],"policy":{"sometimes":{}}}"#),
         ("a policy case that is not an object", #"{"entries":[],"policy":{"atEnd":true}}"#),
         ("after without its date", #"{"entries":[],"policy":{"after":{}}}"#),
-        ("a duplicate key", #"{"entries":[],"entries":[],"policy":{"atEnd":{}}}"#),
         ("not JSON", #"{"entries":[}"#),
         ("a number beyond Double", #"{"entries":[{"content":"1","date":1e400}],"policy":{"atEnd":{}}}"#),
     ]
@@ -112,11 +111,15 @@ struct StoredTimelineJSONTests {
          "entries[0].relevance.duration is 1e+17, not a number of seconds from 0 to 253402300799.999"),
         (#"{"entries":[{"content":"1","date":0,"relevance":{"score":-1e39,"duration":0}}],"policy":{"atEnd":{}}}"#,
          "entries[0].relevance.score is -1e+39, not a finite number within ±3.4028235e+38"),
+        (#"{"entries":[],"entries":[],"policy":{"atEnd":{}}}"#,
+         "entries is given more than once, not a key given once"),
+        (#"{"entries":[{"content":"1","date":0,"date":1}],"policy":{"atEnd":{}}}"#,
+         "entries[0].date is given more than once, not a key given once"),
         (#"{"entries":[{"content":"1","date":0}],"policy":{"after":{"_0":1e300}}}"#,
          "policy.after is 1e+300 s after 1970, not a date from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z"),
     ]
 
-    @Test("a stored value out of range, or dates out of order, are refused naming the entry and field",
+    @Test("a stored value out of range, dates out of order or a key given twice are refused naming the field",
           arguments: Self.outOfRange.indices)
     func outOfRangeValuesAreRefused(_ index: Int) throws {
         let (text, message) = Self.outOfRange[index]

@@ -37,11 +37,15 @@ public struct VarlinkRequest: Sendable, Hashable, Codable {
     public var isOneway: Bool { oneway ?? false }
 
     /// Parses one framed message (NUL removed) into a call, or `InvalidMessage` saying what is wrong with it: not
-    /// JSON, not an object, no string `method`, or `parameters`, `more`, `oneway` of the wrong type. Never traps,
-    /// whatever the bytes; this is the control message decoder the fuzzer drives.
+    /// JSON, a key given twice (I-JSON, RFC 7493), not an object, no string `method`, or `parameters`, `more`,
+    /// `oneway` of the wrong type. Never traps, whatever the bytes; this is the control message decoder the fuzzer
+    /// drives.
     public static func parse(_ message: [UInt8]) -> Result<VarlinkRequest, ControlError> {
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(message)) else {
-            return .failure(.invalidMessage("not valid JSON"))
+        let json: JSONValue
+        switch JSONValue.parse(message) {
+        case .success(let value): json = value
+        case .failure(.notJSON): return .failure(.invalidMessage("not valid JSON"))
+        case .failure(.duplicateKey(let duplicate)): return .failure(.invalidMessage("the call has \(duplicate)"))
         }
         guard case .object(let object) = json else {
             return .failure(.invalidMessage("a call must be a JSON object, not \(json.typeName)"))

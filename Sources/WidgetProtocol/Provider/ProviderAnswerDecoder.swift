@@ -139,10 +139,12 @@ public enum ProviderAnswerDecoder {
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw ProviderAnswerError.notJSON(detail: "the output is empty")
         }
-        if let value = JSONFastParser.parse(bytes) { return value }
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        } catch {
+        switch JSONValue.parse(bytes) {
+        case .success(let value):
+            return value
+        case .failure(.duplicateKey(let duplicate)):
+            throw ProviderAnswerError.duplicateKey(duplicate)
+        case .failure(.notJSON):
             throw ProviderAnswerError.notJSON(detail: syntaxErrorDetail(bytes) ?? "not a single JSON value")
         }
     }

@@ -6,6 +6,8 @@ import WidgetSchedulerCore
 public enum ProviderAnswerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bytes are not one JSON value.
     case notJSON(detail: String)
+    /// An object of the answer has a key twice (I-JSON, RFC 7493 §2.3): the answer is ambiguous.
+    case duplicateKey(JSONDuplicateKey)
     /// The answer is JSON but not an object.
     case notAnObject(found: String)
     /// A required top-level field is missing.
@@ -51,6 +53,8 @@ public enum ProviderAnswerError: Error, Sendable, Hashable, CustomStringConverti
         switch self {
         case .notJSON(let detail):
             return "answer is not JSON: \(detail)"
+        case .duplicateKey(let duplicate):
+            return "answer has \(duplicate)"
         case .notAnObject(let found):
             return "answer must be a JSON object, found \(found)"
         case .missingField(let field):

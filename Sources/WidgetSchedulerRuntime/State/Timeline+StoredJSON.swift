@@ -43,6 +43,11 @@ extension Timeline {
         if let value = JSONValue(jsonText: text), let timeline = Self.timeline(stored: value) {
             self = timeline
         } else {
+            // A key given twice (which JSONDecoder reads keeping one value) was not written here: damage.
+            if let duplicate = JSONDuplicateKey.first(in: Array(text.utf8)) {
+                let field = duplicate.path.isEmpty ? duplicate.key : "\(duplicate.path).\(duplicate.key)"
+                throw StoredValueError(field: field, value: "given more than once", expected: "a key given once")
+            }
             self = try JSONDecoder().decode(Timeline.self, from: Data(text.utf8))
         }
         try StoredValueError.timeline(dates: entries.map(\.date), relevances: entries.map(\.relevance),
