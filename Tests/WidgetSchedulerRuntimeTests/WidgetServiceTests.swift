@@ -548,6 +548,18 @@ struct WidgetServiceTests {
         #expect(harness.groupData.files["weather"]?["location"] == nil)
     }
 
+    @Test func statusSaysWhetherChangesWaitForThePacedStateWrite() throws {
+        let harness = try WidgetServiceHarness()
+        _ = try harness.addWidget()
+        harness.service.flush()
+        #expect(!harness.service.status(version: "test").stateWritePending)
+        // A run's result waits for the daemon's paced write: until it, a kill -9 would lose it.
+        harness.launcher.launches[0].succeed(harness.timeline([0]))
+        #expect(harness.service.status(version: "test").stateWritePending)
+        harness.service.flush()
+        #expect(!harness.service.status(version: "test").stateWritePending)
+    }
+
     @Test func theStatusLineSaysWidgetsRunsAndTheNextReload() throws {
         let harness = try WidgetServiceHarness()
         _ = try harness.addWidget()

@@ -175,6 +175,8 @@ extension ControlInterface {
       nextReload: ?NextReload,
       settings: Settings,
       stateDirectory: string,
+      # Whether changes wait for the paced state write: a kill -9 before it loses them (lost runs run again).
+      stateWritePending: bool,
       socket: string,
       providerDirectories: ?[]ProviderDirectory
     )

@@ -71,6 +71,9 @@ public enum StatusMethod: VarlinkMethod {
         public var nextReload: NextReload?
         public var settings: Settings
         public var stateDirectory: String
+        /// Whether changes wait for the daemon's paced state write: until it, a kill -9 would lose them (runs whose
+        /// results are lost run again after the restart; nothing a client was told is among them).
+        public var stateWritePending: Bool
         public var socket: String
         /// The provider manifest directories, in the order they are read (a later one's file replaces an earlier
         /// one's of the same name); absent from daemons older than this field.
@@ -79,7 +82,7 @@ public enum StatusMethod: VarlinkMethod {
         public init(
             version: String, pid: Int, startedAt: Date, status: String, widgets: Int, kinds: Int, running: Int,
             pending: Int, quarantined: Int, nextReload: NextReload?, settings: Settings, stateDirectory: String,
-            socket: String, providerDirectories: [ProviderDirectory]? = nil
+            stateWritePending: Bool = false, socket: String, providerDirectories: [ProviderDirectory]? = nil
         ) {
             self.version = version
             self.pid = pid
@@ -93,6 +96,7 @@ public enum StatusMethod: VarlinkMethod {
             self.nextReload = nextReload
             self.settings = settings
             self.stateDirectory = stateDirectory
+            self.stateWritePending = stateWritePending
             self.socket = socket
             self.providerDirectories = providerDirectories
         }

@@ -49,7 +49,8 @@ extension WidgetService {
                 minimumInterval: settings.minimumInterval, dailyBudget: settings.dailyBudget,
                 burstBudget: settings.burstBudget, maxConcurrentRuns: settings.maxConcurrentRuns,
                 coalesceWindow: settings.coalesceWindow, developerKinds: settings.developerKinds.sorted()),
-            stateDirectory: options.stateDirectory.path, socket: options.socketPath,
+            stateDirectory: options.stateDirectory.path, stateWritePending: hasUnwrittenChanges,
+            socket: options.socketPath,
             providerDirectories: manifests.directories.map {
                 StatusMethod.ProviderDirectory(path: $0.path, state: $0.stateName, manifests: $0.files)
             })
