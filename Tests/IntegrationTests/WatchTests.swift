@@ -9,6 +9,11 @@ import WidgetProtocol
 struct WatchTests {
     static let entryCount = 4
 
+    /// How late an entry change may arrive: 50 ms with the daemon and the client under SCHED_FIFO, else 1 s.
+    static func latenessBound(_ fixture: DaemonFixture, _ watch: StreamingCommand) -> Double {
+        fixture.latenessBound(0.050, else: 1, refusals: watch.realTimeRefusals, in: "WatchTests")
+    }
+
     @Test("entry changes reach `widgetctl watch --json` within 50 ms of their dates")
     func entryChangesArriveWithinFiftyMilliseconds() throws {
         // A developer kind: explicit reloads run at once, so probing the stream costs no waiting.
@@ -51,9 +56,10 @@ struct WatchTests {
         let sorted = lateness.sorted()
         print("watch lateness (ms): " + lateness.map { String(format: "%.1f", $0 * 1_000) }.joined(separator: " ")
             + String(format: "; p50 %.1f, max %.1f", sorted[sorted.count / 2] * 1_000, (sorted.last ?? 0) * 1_000))
+        let bound = Self.latenessBound(fixture, watch)
         for value in lateness {
             #expect(value >= -0.001, "an entry change is never announced before its date: \(value) s")
-            #expect(value <= 0.050, "an entry change arrives within 50 ms of its date: \(value) s late")
+            #expect(value <= bound, "an entry change arrives within \(bound) s of its date: \(value) s late")
         }
         let finished = watch.lines.compactMap { try? decoder.decode(WatchEvent.self, from: Data($0.text.utf8)) }
             .filter { $0.event == .runFinished && $0.date > asked }
@@ -92,9 +98,10 @@ struct WatchTests {
         let start = try #require(saved.currentEntry?.date)
         let offsets = changes.map { $0.0.date.timeIntervalSince(start) }
         #expect(offsets.count == 2 && abs(offsets[0] - 2) < 0.001 && abs(offsets[1] - 3) < 0.001, "\(offsets)")
+        let bound = Self.latenessBound(fixture, watch)
         for (event, readAt) in changes {
             let lateness = readAt.timeIntervalSince(event.date)
-            #expect(lateness >= -0.001 && lateness <= 0.050, "\(event.date): \(lateness) s late")
+            #expect(lateness >= -0.001 && lateness <= bound, "\(event.date): \(lateness) s late")
         }
         #expect(try fixture.summary(ticker).currentEntry?.content.objectValue?["n"] == .integer(2))
     }

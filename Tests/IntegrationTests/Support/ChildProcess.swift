@@ -101,18 +101,23 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Puts the child under SCHED_FIFO priority 1, its own children reset to the normal policy, so that a
-    /// measurement of lateness is not a measurement of the other tests running in parallel. Best effort: without
-    /// the privilege, nothing changes.
-    func makeRealTime() {
+    /// measurement of lateness is not a measurement of the other tests running in parallel. Returns why the kernel
+    /// refused (no CAP_SYS_NICE, an RLIMIT_RTPRIO of 0, a cgroup without real-time runtime), or nil: a test whose
+    /// bound holds only under SCHED_FIFO must then loosen it, and say so.
+    func makeRealTime() -> String? {
         let resetOnFork: Int32 = 0x4000_0000
         var parameter = sched_param(sched_priority: 1)
-        _ = sched_setscheduler(pid, SCHED_FIFO | resetOnFork, &parameter)
+        guard sched_setscheduler(pid, SCHED_FIFO | resetOnFork, &parameter) == 0 else {
+            return "sched_setscheduler(SCHED_FIFO): \(String(cString: strerror(errno)))"
+        }
+        return nil
     }
 
     /// `makeRealTime()` for the calling thread of the test process.
-    static func makeCurrentThreadRealTime() {
+    static func makeCurrentThreadRealTime() -> String? {
         var parameter = sched_param(sched_priority: 1)
-        _ = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter)
+        let status = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter)
+        return status == 0 ? nil : "pthread_setschedparam(SCHED_FIFO): \(String(cString: strerror(status)))"
     }
 
     /// Kills the child with SIGKILL and waits for it.

@@ -22,6 +22,8 @@ final class DaemonFixture {
     let socketPath: String
     /// The daemon and watch clients run under SCHED_FIFO (for lateness measurements).
     let realTime: Bool
+    /// Why the daemon could not run under SCHED_FIFO when `realTime` asked it (see `ChildProcess.makeRealTime`).
+    private(set) var realTimeRefusal: String?
     private let daemonLogURL: URL
     private var daemon: ChildProcess?
     private var streams: [StreamingCommand] = []
@@ -123,7 +125,7 @@ final class DaemonFixture {
         defer { close(log) }
         let process = try ChildProcess(arguments, environment: environment, input: input, output: log, error: log)
         daemon = process
-        if realTime { process.makeRealTime() }
+        if realTime { realTimeRefusal = process.makeRealTime() }
         _ = try eventually("the daemon's socket \(socketPath); log:\n\(daemonLog)") { () -> Bool? in
             if let ended = process.termination {
                 throw IntegrationFailure("the daemon ended (\(ended)) before listening:\n\(daemonLog)")
@@ -244,6 +246,18 @@ final class DaemonFixture {
             throw IntegrationFailure("add failed: \(result)")
         }
         return id
+    }
+
+    /// `bound` when the daemon runs under SCHED_FIFO as `realTime` asked, and so do the clients measuring with it
+    /// (`refusals` of their own, `StreamingCommand.realTimeRefusals`); else `loose`, with a line in the output saying
+    /// why. Without real-time priority every build and test beside this one competes with the daemon for two cores,
+    /// and only a loose bound on its lateness holds.
+    func latenessBound(_ bound: Double, else loose: Double, refusals: [String] = [], in test: String) -> Double {
+        let refused = [realTimeRefusal].compactMap { $0 } + refusals
+        guard !refused.isEmpty else { return bound }
+        print("\(test): SCHED_FIFO refused (\(refused.joined(separator: "; "))); lateness bound \(loose) s, not "
+              + "\(bound) s")
+        return loose
     }
 
     /// Waits until widget `id` has no run in flight and its last run ended with an outcome.

@@ -53,6 +53,7 @@ final class StreamingCommand: @unchecked Sendable {
     private let lock = NSLock()
     private var received: [Line] = []
     private var ended = false
+    private var refusals: [String] = []
 
     /// Where its standard error goes: a file when asked for, else nowhere.
     private let errorURL: URL?
@@ -76,12 +77,23 @@ final class StreamingCommand: @unchecked Sendable {
         }
         // Only the child may hold the write end, so that its exit is the end of the stream.
         close(pipe.write)
-        if realTime { process.makeRealTime() }
+        if realTime, let refusal = process.makeRealTime() { refusals.append(refusal) }
         let thread = Thread { [self] in
-            if realTime { ChildProcess.makeCurrentThreadRealTime() }
+            if realTime, let refusal = ChildProcess.makeCurrentThreadRealTime() {
+                lock.lock()
+                refusals.append(refusal)
+                lock.unlock()
+            }
             readLines(from: pipe.read)
         }
         thread.start()
+    }
+
+    /// Why the command or its reader could not run under SCHED_FIFO, when `realTime` was asked; empty when both do.
+    var realTimeRefusals: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return refusals
     }
 
     /// Every line read so far.
