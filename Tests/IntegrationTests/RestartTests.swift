@@ -32,6 +32,8 @@ struct RestartTests {
         #expect(try fixture.widgetctlSucceeding("reload", plain, "--json").decoded(ReloadMethod.Reply.self)
             .decisions.map(\.decision) == [.ran])
         try fixture.waitUntilIdle(plain)
+        // Its timeline must be stored before the kill: the check below compares the entry shown after the restart.
+        try fixture.waitUntilStateWritten()
 
         // A run of `slow` is in flight when the daemon dies: its token is spent and must stay spent.
         try fixture.setBehaviour(ScriptedProvider.Behaviour(sleep: 2), for: "slow")
@@ -183,23 +185,28 @@ struct RestartTests {
     @Test("a policy date that passed while the daemon was down is caught up after the start")
     func policyDueDuringDowntimeRunsAfterStart() throws {
         let fixture = try DaemonFixture(config: "minimum-interval = 0\n")
-        try fixture.addScriptedKind("soon", behaviour: ScriptedProvider.Behaviour(policy: .integer(1)))
+        // Due 3 s after the first run: time for the state write and the kill first, on a loaded machine too.
+        try fixture.addScriptedKind("soon", behaviour: ScriptedProvider.Behaviour(policy: .integer(3)))
         try fixture.start()
         let id = try fixture.add("soon")
         let added = try fixture.waitUntilIdle(id)
         let due = try #require(added.nextReload)
         #expect(added.nextReason == "policy")
         try fixture.setBehaviour(ScriptedProvider.Behaviour(), for: "soon")
+        // The policy comes with the timeline, which must be stored before the kill, or the initial run runs again.
+        try fixture.waitUntilStateWritten()
         fixture.stopDaemon()
         Thread.sleep(until: due.addingTimeInterval(0.2))
 
+        let restarted = Date().timeIntervalSince1970
         try fixture.start()
         let caughtUp = try eventually("the missed policy run") { () -> WidgetSummary? in
             let widget = try fixture.summary(id)
             return widget.lastReason == "policy" && widget.lastOutcome == "success" ? widget : nil
         }
         #expect(caughtUp.lastReload.map { $0 > due } == true)
-        #expect(fixture.runs.filter { $0.reason == "policy" && $0.event == "start" }.count == 1, "one run, no storm")
+        #expect(fixture.runs.filter { $0.reason == "policy" && $0.event == "start" && $0.time >= restarted }.count == 1,
+                "one run, no storm")
     }
 
     @Test("SIGHUP re-reads the manifests and the configuration, and keeps the widgets")

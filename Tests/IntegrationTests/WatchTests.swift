@@ -78,6 +78,8 @@ struct WatchTests {
         let probe = try fixture.add("probe")
         let saved = try fixture.waitUntilIdle(ticker)
         try fixture.waitUntilIdle(probe)
+        // The kill must not take the timeline: a restart would run the provider again, with a later start.
+        try fixture.waitUntilStateWritten()
         fixture.stopDaemon()
         try fixture.start()
 

@@ -248,6 +248,15 @@ final class DaemonFixture {
         return id
     }
 
+    /// Waits until the daemon has written every change it holds (`Status`' `stateWritePending` is false): a kill -9
+    /// from then on loses nothing that happened before the call. Idle is not stored: a run's result waits for the
+    /// daemon's paced write (`WritePacer`) after the widget is idle.
+    func waitUntilStateWritten(timeout: Double = 10) throws {
+        _ = try eventually("the daemon's paced state write", timeout: timeout) { () -> Bool? in
+            try widgetctlSucceeding("status", "--json").decoded(StatusMethod.Reply.self).stateWritePending ? nil : true
+        }
+    }
+
     /// `bound` when the daemon runs under SCHED_FIFO as `realTime` asked, and so do the clients measuring with it
     /// (`refusals` of their own, `StreamingCommand.realTimeRefusals`); else `loose`, with a line in the output saying
     /// why. Without real-time priority every build and test beside this one competes with the daemon for two cores,
