@@ -27,6 +27,7 @@ struct RunLineFoldingTests {
         let world = try ReliabilityWorld(config: "developer-kinds = [\"loop\"]\n")
         try world.addKind("loop", script: Self.provider, manifestExtra: "group = \"loop\"")
         try world.start(logLevel: "info")
+        let started = Date()
         let id = try world.add("loop")
         let counter = world.stateDirectory.appendingPathComponent("groups/loop/runs")
         // The last run's line comes with the state write after it, at most ~150 ms later.
@@ -39,10 +40,15 @@ struct RunLineFoldingTests {
             let counted = lines.reduce(0) { $0 + 1 + (Int($1.fields["RUNS_FOLDED"] ?? "0") ?? -1_000) }
             return counted >= Self.runs ? lines : nil
         }
+        let seconds = Date().timeIntervalSince(started)
         let counted = lines.reduce(0) { $0 + 1 + (Int($1.fields["RUNS_FOLDED"] ?? "0") ?? -1_000) }
         #expect(counted == Self.runs, "lines: \(lines)")
-        // Runs a few ms apart share a write (they are at least 100 ms apart): some lines stand for several.
-        #expect(lines.count < Self.runs, "\(lines.count) lines for \(Self.runs) runs")
+        // At most two lines between state writes (the first run's at once, the others' folded into one), and the
+        // writes at least 100 ms apart: runs closer than that share lines. Their spacing is the machine's (a loaded
+        // one may take 100 ms to start a shell), so the bound is on the time they took; when they are a few ms
+        // apart, as usual, it is far below a line a run.
+        #expect(lines.count <= 2 * (Int(seconds / 0.1) + 2),
+                "\(lines.count) lines for \(Self.runs) runs in \(seconds) s")
         #expect(Set(lines.compactMap { $0.fields["PROVIDER_PID"] }).count == lines.count)
         #expect(lines.last?.fields["POLICY"] == "never", "the last run's line comes last")
         #expect(world.logLines.filter { $0.messageID == .runFailed }.isEmpty, "\(world.log.suffix(2000))")
