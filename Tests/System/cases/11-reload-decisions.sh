@@ -37,21 +37,23 @@ grep -q "Subject: Widget $id: reload deferred" <<< "$explained" || fail "no cata
 grep -q "A reload request for widget $id (system) was decided: deferred." <<< "$explained" ||
     fail "no catalog text in: $explained"
 
-step "with a 1 s floor (config re-read on reload) the deferred run moves up, a request runs, a second is deferred"
-printf 'minimum-interval = 1\n' > /etc/widget-scheduler/widget-scheduler.toml
+step "with a 3 s floor (config re-read on reload) the deferred run moves up, a request runs, a second is deferred"
+# 3 s, not less: the second request must come inside the floor the first one's run starts, after two widgetctl calls
+# on a machine that may be busy compiling.
+printf 'minimum-interval = 3\n' > /etc/widget-scheduler/widget-scheduler.toml
 systemctl reload widget-scheduler.service
-# The run deferred above (due 300 s after the initial run) is now due 1 s after it, so it runs within a second.
+# The run deferred above (due 300 s after the initial run) is now due 3 s after it, so it runs within 3 s.
 explicit_runs_at_least() {
     journalctl --sync
     [ "$(journalctl -u widget-scheduler MESSAGE_ID="$run_finished" WIDGET_ID="$id" RELOAD_REASON=explicit -o cat |
         wc -l)" -ge "$1" ]
 }
 wait_until 10 "the deferred run to run under the new floor" explicit_runs_at_least 1
-sleep 1.2
+sleep 3.2
 reply=$(widgetctl reload "$id" --json) || fail "widgetctl reload after the floor"
 expect_eq "$(json_get "d['decisions'][0]['decision']" <<< "$reply")" ran "decision after the floor passed"
 reply=$(widgetctl reload "$id" --json) || fail "widgetctl reload inside the floor"
-expect_eq "$(json_get "d['decisions'][0]['decision']" <<< "$reply")" deferred "decision inside the 1 s floor"
+expect_eq "$(json_get "d['decisions'][0]['decision']" <<< "$reply")" deferred "decision inside the 3 s floor"
 wait_until 10 "the requested run in the journal" explicit_runs_at_least 2
 
 step "read methods are open to any user; Reload is refused to nobody, and the refusal is logged"
