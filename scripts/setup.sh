@@ -46,5 +46,14 @@ if [ ! -d .build-browser/python/selenium ]; then
         echo "setup: could not install selenium: the browser tests and the demo's screenshot need it" >&2
 fi
 
+# The Varlink conformance test's third-party client: the `varlink` package from PyPI, into a folder of the build too.
+if [ ! -d .build-varlink/python/varlink ]; then
+    echo "setup: installing varlink (pip) into .build-varlink/python" >&2
+    python3 -m pip install --quiet --disable-pip-version-check --target .build-varlink/python "varlink>=31,<32" ||
+        python3 -m pip install --quiet --disable-pip-version-check --break-system-packages \
+            --target .build-varlink/python "varlink>=31,<32" ||
+        echo "setup: could not install varlink: the Varlink conformance test needs it" >&2
+fi
+
 export PATH="/opt/swift/usr/bin:$PATH"
 swift build ${SWIFT_BUILD_FLAGS:-}

@@ -2,7 +2,9 @@
 # The README's test command, and the one CI runs: set up, build, run every test suite:
 #   1. swift test: the core's tables and properties, the runtime against fakes, the real daemon driven by widgetctl
 #      (integration), the fault suite (reliability);
-#   2. pytest: the Python SDK's unit tests (python/tests; its runs through the real daemon are in swift test);
+#   2. pytest: the Python SDK's unit tests (python/tests; its runs through the real daemon are in swift test), and
+#      the Varlink conformance test: a third-party client (PyPI's `varlink`) against the real daemon
+#      (Tests/Conformance);
 #   3. the benchmark tools' own tests (Benchmarks/Package.swift, built in the same scratch path, where the product's
 #      modules are already built);
 #   4. Tests/System/run.sh: the installed service under a real systemd booted in a throw-away container.
@@ -13,6 +15,8 @@ export PATH="/opt/swift/usr/bin:$PATH"
 swift build --build-tests
 swift test --skip-build
 python3 -m pytest -q -p no:cacheprovider python/tests
+WIDGET_SCHEDULER_BIN="$(swift build --show-bin-path)" PYTHONPATH=.build-varlink/python \
+    python3 -m pytest -q -p no:cacheprovider Tests/Conformance
 swift build --package-path Benchmarks --scratch-path .build --build-tests
 swift test --package-path Benchmarks --scratch-path .build --skip-build
 

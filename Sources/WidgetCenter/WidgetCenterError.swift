@@ -40,7 +40,7 @@ public enum WidgetCenterError: Error, Sendable, Hashable, CustomStringConvertibl
         case ControlError.Name.permissionDenied: self = .permissionDenied(reason: text("reason"))
         case ControlError.Name.unknownKind: self = .unknownKind(text("kind"))
         case ControlError.Name.unknownWidget: self = .unknownWidget(text("id"))
-        case ControlError.Name.invalidParameter, ControlError.Name.serviceInvalidParameter:
+        case ControlError.Name.invalidParameter, ControlError.Name.legacyInvalidParameter:
             self = .invalidParameter(parameter: text("parameter"), reason: text("reason"))
         default: self = .refused(name: error.name, message: error.message)
         }
@@ -54,8 +54,7 @@ public enum WidgetCenterError: Error, Sendable, Hashable, CustomStringConvertibl
         case .unknownKind(let kind): return ControlError.unknownKind(kind).message
         case .unknownWidget(let id): return ControlError.unknownWidget(id).message
         case .invalidParameter(let parameter, let reason):
-            return reason.isEmpty ? ControlError.serviceInvalidParameter(parameter).message
-                : ControlError.invalidParameter(parameter, reason: reason).message
+            return ControlError.invalidParameter(parameter, reason: reason.isEmpty ? nil : reason).message
         case .invalidValue(let reason): return "invalid value: \(reason)"
         case .refused(_, let message): return message
         case .connectionFailed(let detail): return detail

@@ -12,7 +12,7 @@ extension ControlClientError {
             case ControlError.Name.permissionDenied: return .permissionDenied
             case ControlError.Name.unknownKind, ControlError.Name.unknownWidget, ControlError.Name.unknownKey:
                 return .notFound
-            case ControlError.Name.invalidParameter, ControlError.Name.serviceInvalidParameter: return .invalidArgument
+            case ControlError.Name.invalidParameter, ControlError.Name.legacyInvalidParameter: return .invalidArgument
             default: return .failure
             }
         case .connectionClosed, .timedOut, .badReply, .io: return .failure

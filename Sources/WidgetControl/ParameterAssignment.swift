@@ -3,15 +3,21 @@ import WidgetProtocol
 /// One `--param NAME=VALUE` from the command line.
 ///
 /// VALUE is read as JSON when it is a JSON number, boolean, array, object or quoted string (`days=3`,
-/// `metric=true`, `name="42"`), and as a plain string otherwise (`city=Oslo`). The daemon checks it against the
-/// manifest's parameter type.
+/// `metric=true`, `name="42"`), and as a plain string otherwise (`city=Oslo`). Where the kind's parameter types are
+/// known, an unquoted VALUE is read as its parameter's type instead (`typed`: `zip=007` is the text "007" for a
+/// string, `enabled=yes` true for a boolean): the daemon checks values against the manifest's parameter type and
+/// converts none, so the command line does it before the value is sent.
 public struct ParameterAssignment: Sendable, Hashable {
     public var name: String
     public var value: JSONValue
+    /// Whether VALUE was typed bare, so that it may be read as its parameter's type (`city=Oslo`, `days=3`,
+    /// `enabled=yes`), rather than as a quoted JSON string, an array or an object (`name="42"`, `tags=["a"]`).
+    public var isPlainText: Bool
 
-    public init(name: String, value: JSONValue) {
+    public init(name: String, value: JSONValue, isPlainText: Bool = false) {
         self.name = name
         self.value = value
+        self.isPlainText = isPlainText
     }
 
     /// Parses `NAME=VALUE`, or says what is wrong with it.
@@ -23,7 +29,32 @@ public struct ParameterAssignment: Sendable, Hashable {
             throw .badName(name)
         }
         let raw = String(text[text.index(after: equals)...])
-        return ParameterAssignment(name: name, value: value(raw))
+        let quoted = raw.first == "\"" || raw.first == "[" || raw.first == "{"
+        return ParameterAssignment(name: name, value: value(raw), isPlainText: !quoted)
+    }
+
+    /// The assignments whose VALUE was typed bare, by name, as typed.
+    public static func plainTexts(_ texts: [String]) -> [String: String] {
+        var plain: [String: String] = [:]
+        for text in texts {
+            guard let assignment = try? parse(text), assignment.isPlainText,
+                  let equals = text.firstIndex(of: "=") else { continue }
+            plain[assignment.name] = String(text[text.index(after: equals)...])
+        }
+        return plain
+    }
+
+    /// `values` with each bare value read as the type `types` gives its parameter (`ParameterText`: `042` is the
+    /// text "042" for a string, 42 for an integer; `yes` true for a boolean). A value its type cannot read, or of a
+    /// parameter of no known type, is left as parsed, for the daemon to refuse with the parameter's name.
+    public static func typed(
+        _ values: [String: JSONValue], plainTexts: [String: String], types: [String: String]
+    ) -> [String: JSONValue] {
+        var typed = values
+        for (name, text) in plainTexts {
+            if let type = types[name], let value = ParameterText.value(text, type: type) { typed[name] = value }
+        }
+        return typed
     }
 
     /// Parses every assignment into one object; a name given twice is an error.

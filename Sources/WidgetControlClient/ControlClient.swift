@@ -58,8 +58,9 @@ public final class ControlClient {
     }
 
     /// Calls a streaming method with `more: true` and hands each reply to `onReply` until the daemon sends the last
-    /// one (returned, nil when it is the empty end-of-stream reply) or `onReply` returns false. `onSent` runs once the
-    /// call is written: a host that reads the daemon's state after it cannot miss a change the stream would not show.
+    /// one (returned; nil when the stream ends with `DaemonStopping`, or with the empty reply of older daemons) or
+    /// `onReply` returns false. `onSent` runs once the call is written: a host that reads the daemon's state after it
+    /// cannot miss a change the stream would not show.
     @discardableResult
     public func stream<Method: VarlinkMethod>(
         _ method: Method.Type, _ parameters: Method.Parameters, onSent: () -> Void = {},
@@ -70,7 +71,11 @@ public final class ControlClient {
         onSent()
         while true {
             let reply = try receive(timeout: nil)
-            if let error = reply.controlError { throw .remote(error) }
+            if let error = reply.controlError {
+                // The daemon ends a stream this way when it stops: a clean end, not a failure.
+                if error.name == ControlError.Name.daemonStopping { return nil }
+                throw .remote(error)
+            }
             if !reply.isContinued && (reply.parameters ?? [:]).isEmpty { return nil }
             let decoded = try decode(Method.Reply.self, reply)
             if !reply.isContinued { return decoded }

@@ -28,7 +28,7 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
             case ControlError.Name.permissionDenied: status = 403
             case ControlError.Name.unknownKind, ControlError.Name.unknownWidget, ControlError.Name.unknownKey:
                 status = 404
-            case ControlError.Name.invalidParameter, ControlError.Name.serviceInvalidParameter: status = 422
+            case ControlError.Name.invalidParameter, ControlError.Name.legacyInvalidParameter: status = 422
             case ControlError.Name.providerFailed: status = 502
             case ControlError.Name.tooManyConnections: status = 503
             default: status = 500

@@ -1,8 +1,9 @@
 import ArgumentParser
 import WidgetControl
 import WidgetProtocol
+import WidgetViews
 
-struct AddCommand: ParsableCommand {
+struct AddCommand: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a widget of a kind; unset parameters take the provider's, then the manifest's defaults.",
@@ -10,15 +11,17 @@ struct AddCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(name: .long, help: ArgumentHelp("The widget kind.", valueName: "kind")) var kind: String
-    @Option(name: .long, help: ArgumentHelp("The widget family (size).", valueName: "family")) var family: String?
+    @Option(name: .long, help: ArgumentHelp("The widget kind.", valueName: "kind"),
+            completion: DaemonCompletion.kinds) var kind: String
+    @Option(name: .long, help: ArgumentHelp("The widget family (size).", valueName: "family"),
+            completion: .list(WidgetFamily.allCases.map(\.rawValue))) var family: String?
     @Option(name: .customLong("param"), help: ArgumentHelp(
         "A configuration parameter; repeatable. VALUE is JSON when it parses as a JSON number, boolean, array, "
             + "object or quoted string, else a string.", valueName: "name=value"))
     var parameters: [String] = []
     @Flag(help: "Print JSON.") var json = false
 
-    func validate() throws {
+    func checkArguments() throws {
         guard !kind.isEmpty else { throw ValidationError("--kind must not be empty") }
         do {
             _ = try ParameterAssignment.object(parameters)
@@ -28,10 +31,15 @@ struct AddCommand: ParsableCommand {
     }
 
     func run() throws {
-        let values = try? ParameterAssignment.object(parameters)
-        let request = AddMethod.Parameters(kind: kind, family: family, parameters: values ?? [:])
+        let values = (try? ParameterAssignment.object(parameters)) ?? [:]
+        let plainTexts = ParameterAssignment.plainTexts(parameters)
         try connection.run { client throws(ControlClientError) in
-            let reply = try client.call(AddMethod.self, request)
+            var typed = values
+            if !plainTexts.isEmpty {
+                typed = ParameterAssignment.typed(values, plainTexts: plainTexts,
+                                                  types: try KindParameterTypes.of(kind: kind, client))
+            }
+            let reply = try client.call(AddMethod.self, .init(kind: kind, family: family, parameters: typed))
             Console.print(json ? JSONOutput.document(reply) : reply.id)
         }
     }

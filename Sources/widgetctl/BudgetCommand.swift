@@ -2,7 +2,7 @@ import ArgumentParser
 import WidgetControl
 import WidgetProtocol
 
-struct BudgetCommand: ParsableCommand {
+struct BudgetCommand: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "budget",
         abstract: "Show the refresh ledger: tokens, the floor, runs of the last 24 h, failures and quarantine.",
@@ -10,11 +10,13 @@ struct BudgetCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: ArgumentHelp("One widget's id.", valueName: "id")) var id: String?
-    @Option(name: .long, help: ArgumentHelp("Every widget of this kind.", valueName: "kind")) var kind: String?
+    @Argument(help: ArgumentHelp("One widget's id.", valueName: "id"),
+              completion: DaemonCompletion.widgets) var id: String?
+    @Option(name: .long, help: ArgumentHelp("Every widget of this kind.", valueName: "kind"),
+            completion: DaemonCompletion.kinds) var kind: String?
     @Flag(help: "Print JSON.") var json = false
 
-    func validate() throws {
+    func checkArguments() throws {
         if id != nil && kind != nil { throw ValidationError("give a widget id or --kind, not both") }
     }
 

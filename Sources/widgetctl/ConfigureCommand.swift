@@ -2,7 +2,7 @@ import ArgumentParser
 import WidgetControl
 import WidgetProtocol
 
-struct ConfigureCommand: ParsableCommand {
+struct ConfigureCommand: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "configure",
         abstract: "Change a widget's parameters; triggers its budget-exempt configuration run.",
@@ -10,13 +10,14 @@ struct ConfigureCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: ArgumentHelp("The widget's id.", valueName: "id")) var id: String
+    @Argument(help: ArgumentHelp("The widget's id.", valueName: "id"),
+              completion: DaemonCompletion.widgets) var id: String
     @Option(name: .customLong("param"), help: ArgumentHelp(
         "A parameter to change; repeatable, at least one.", valueName: "name=value"))
     var parameters: [String] = []
     @Flag(help: "Print JSON.") var json = false
 
-    func validate() throws {
+    func checkArguments() throws {
         guard !parameters.isEmpty else { throw ValidationError("give at least one --param NAME=VALUE") }
         do {
             _ = try ParameterAssignment.object(parameters)
@@ -27,8 +28,14 @@ struct ConfigureCommand: ParsableCommand {
 
     func run() throws {
         let values = (try? ParameterAssignment.object(parameters)) ?? [:]
+        let plainTexts = ParameterAssignment.plainTexts(parameters)
         try connection.run { client throws(ControlClientError) in
-            let reply = try client.call(ConfigureMethod.self, .init(id: id, parameters: values))
+            var typed = values
+            if !plainTexts.isEmpty {
+                typed = ParameterAssignment.typed(values, plainTexts: plainTexts,
+                                                  types: try KindParameterTypes.of(widget: id, client))
+            }
+            let reply = try client.call(ConfigureMethod.self, .init(id: id, parameters: typed))
             Console.print(json ? JSONOutput.document(reply) : Console.renderer().decision(reply.decision))
         }
     }

@@ -12,7 +12,8 @@ struct DataSetCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The group.", valueName: "group")) var group: String
     @Argument(help: ArgumentHelp("The key.", valueName: "key")) var key: String
     @Argument(help: ArgumentHelp("The value.", valueName: "value")) var value: String
-    @Option(name: .long, help: ArgumentHelp("A kind to reload after the write.", valueName: "kind"))
+    @Option(name: .long, help: ArgumentHelp("A kind to reload after the write.", valueName: "kind"),
+            completion: DaemonCompletion.kinds)
     var reloadKind: String?
     @Flag(help: "Print JSON.") var json = false
 

@@ -9,7 +9,8 @@ struct OptionsCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(name: .long, help: ArgumentHelp("The widget kind.", valueName: "kind")) var kind: String
+    @Option(name: .long, help: ArgumentHelp("The widget kind.", valueName: "kind"),
+            completion: DaemonCompletion.kinds) var kind: String
     @Option(name: .customLong("param"), help: ArgumentHelp("The parameter's name.", valueName: "name"))
     var parameter: String
     @Option(name: .long, help: ArgumentHelp("Text to filter the options by.", valueName: "text")) var search: String?

@@ -2,7 +2,7 @@ import ArgumentParser
 import WidgetControl
 import WidgetProtocol
 
-struct ReloadCommand: ParsableCommand {
+struct ReloadCommand: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "reload",
         abstract: "Ask for new timelines, as reloadTimelines(ofKind:) or reloadAllTimelines() do.",
@@ -15,13 +15,15 @@ struct ReloadCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Option(name: .long, help: ArgumentHelp("Reload every widget of this kind.", valueName: "kind")) var kind: String?
+    @Option(name: .long, help: ArgumentHelp("Reload every widget of this kind.", valueName: "kind"),
+            completion: DaemonCompletion.kinds) var kind: String?
     @Flag(name: .long, help: "Reload every widget.") var all = false
-    @Argument(help: ArgumentHelp("Widget ids to reload.", valueName: "id")) var ids: [String] = []
+    @Argument(help: ArgumentHelp("Widget ids to reload.", valueName: "id"),
+              completion: DaemonCompletion.widgets) var ids: [String] = []
     @Flag(name: .long, help: "Run now without spending budget (owners only).") var foreground = false
     @Flag(help: "Print JSON.") var json = false
 
-    func validate() throws {
+    func checkArguments() throws {
         let targets = (kind == nil ? 0 : 1) + (all ? 1 : 0) + (ids.isEmpty ? 0 : 1)
         guard targets == 1 else {
             throw ValidationError("give exactly one of --kind <kind>, --all or widget ids")

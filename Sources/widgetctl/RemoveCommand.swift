@@ -9,7 +9,8 @@ struct RemoveCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: ArgumentHelp("The widget's id.", valueName: "id")) var id: String
+    @Argument(help: ArgumentHelp("The widget's id.", valueName: "id"),
+              completion: DaemonCompletion.widgets) var id: String
 
     func run() throws {
         try connection.run { client throws(ControlClientError) in

@@ -5,7 +5,7 @@ import WidgetControl
 import WidgetProtocol
 import WidgetViews
 
-struct ShowCommand: ParsableCommand {
+struct ShowCommand: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "Draw a widget's current entry with its kind's view, in the terminal.",
@@ -18,8 +18,10 @@ struct ShowCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: ArgumentHelp("The widget's id.", valueName: "id")) var id: String
-    @Option(help: ArgumentHelp("Draw this family's view instead of the widget's own.", valueName: "family"))
+    @Argument(help: ArgumentHelp("The widget's id.", valueName: "id"),
+              completion: DaemonCompletion.widgets) var id: String
+    @Option(help: ArgumentHelp("Draw this family's view instead of the widget's own.", valueName: "family"),
+            completion: .list(WidgetFamily.allCases.map(\.rawValue)))
     var family: String?
     @Flag(help: "Draw the placeholder form: texts as bars, as before a widget's first timeline.")
     var placeholder = false
@@ -32,7 +34,7 @@ struct ShowCommand: ParsableCommand {
         case auto, always, never
     }
 
-    func validate() throws {
+    func checkArguments() throws {
         if let family, WidgetFamily(rawValue: family) == nil {
             let families = WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("\(family) is not a family (\(families))")

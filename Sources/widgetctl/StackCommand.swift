@@ -10,7 +10,8 @@ struct StackCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: ArgumentHelp("Only these widgets (default: all).", valueName: "id")) var ids: [String] = []
+    @Argument(help: ArgumentHelp("Only these widgets (default: all).", valueName: "id"),
+              completion: DaemonCompletion.widgets) var ids: [String] = []
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {

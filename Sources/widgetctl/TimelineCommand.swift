@@ -9,7 +9,8 @@ struct TimelineCommand: ParsableCommand {
     )
 
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: ArgumentHelp("The widget's id.", valueName: "id")) var id: String
+    @Argument(help: ArgumentHelp("The widget's id.", valueName: "id"),
+              completion: DaemonCompletion.widgets) var id: String
     @Flag(help: "Print JSON.") var json = false
 
     func run() throws {

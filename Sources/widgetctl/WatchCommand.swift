@@ -4,7 +4,7 @@ import WidgetControl
 import WidgetProtocol
 import WidgetViews
 
-struct WatchCommand: ParsableCommand {
+struct WatchCommand: CheckedCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Stream entry changes, run results and decisions as they happen, until the daemon stops.",
@@ -26,12 +26,15 @@ struct WatchCommand: ParsableCommand {
     }
 
     @OptionGroup var connection: ConnectionOptions
-    @Argument(help: ArgumentHelp("Only this widget.", valueName: "id")) var id: String?
-    @Option(name: .long, help: ArgumentHelp("Only widgets of this kind.", valueName: "kind")) var kind: String?
+    @Argument(help: ArgumentHelp("Only this widget.", valueName: "id"),
+              completion: DaemonCompletion.widgets) var id: String?
+    @Option(name: .long, help: ArgumentHelp("Only widgets of this kind.", valueName: "kind"),
+            completion: DaemonCompletion.kinds) var kind: String?
     @Flag(help: "Print JSON lines (the same as --format json).") var json = false
     @Option(help: ArgumentHelp("events (the default), json, waybar, i3blocks or text.", valueName: "format"))
     var format: Format?
-    @Option(help: ArgumentHelp("With waybar, i3blocks or text: draw this family's view.", valueName: "family"))
+    @Option(help: ArgumentHelp("With waybar, i3blocks or text: draw this family's view.", valueName: "family"),
+            completion: .list(WidgetFamily.allCases.map(\.rawValue)))
     var family: String?
 
     private var effectiveFormat: Format { format ?? (json ? .json : .events) }
@@ -45,7 +48,7 @@ struct WatchCommand: ParsableCommand {
         }
     }
 
-    func validate() throws {
+    func checkArguments() throws {
         if id != nil && kind != nil { throw ValidationError("give a widget id or --kind, not both") }
         if json, let format, format != .json { throw ValidationError("--json is --format json: give one of them") }
         if statusFormat != nil && id == nil {

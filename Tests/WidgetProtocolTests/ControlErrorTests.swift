@@ -48,7 +48,7 @@ import WidgetProtocol
         .invalidParameter(String(repeating: "p", count: 1 << 20), reason: "no such parameter"),
         .methodNotFound(String(repeating: "m", count: 1 << 20)),
         .interfaceNotFound(String(repeating: "i", count: 1 << 20)),
-        .serviceInvalidParameter(String(repeating: "s", count: 1 << 20)),
+        .invalidParameter(String(repeating: "s", count: 1 << 20)),
     ])
     func anOversizedNameIsEchoedAsAShortPrefix(error: ControlError) {
         #expect(error.message.utf8.count < 300, "\(error.message.prefix(300))")

@@ -26,9 +26,9 @@ import WidgetProtocol
 
     @Test(arguments: [
         ControlError.Name.unknownKind, ControlError.Name.unknownWidget, ControlError.Name.unknownKey,
-        ControlError.Name.permissionDenied, ControlError.Name.invalidParameter, ControlError.Name.providerFailed,
-        ControlError.Name.invalidMessage, ControlError.Name.tooManyConnections, ControlError.Name.connectionTimedOut,
-        ControlError.Name.bufferFull, ControlError.Name.rateLimited,
+        ControlError.Name.permissionDenied, ControlError.Name.providerFailed, ControlError.Name.invalidMessage,
+        ControlError.Name.tooManyConnections, ControlError.Name.connectionTimedOut, ControlError.Name.bufferFull,
+        ControlError.Name.rateLimited, ControlError.Name.daemonStopping,
     ])
     func descriptionDeclaresEveryInterfaceError(name: String) {
         let short = String(name.dropFirst(ControlInterface.name.count + 1))

@@ -72,8 +72,8 @@ class UnknownKey(WidgetCenterError, KeyError):
 
 
 class InvalidParameter(WidgetCenterError):
-    """The daemon refused a parameter, under either name: the interface's own InvalidParameter (with a reason) or
-    the standard org.varlink.service.InvalidParameter (`reason` empty)."""
+    """The daemon refused a parameter: the standard org.varlink.service.InvalidParameter, with the reason the daemon
+    adds (empty from another service), or the interface's own InvalidParameter of older daemons."""
 
     def __init__(self, parameter: str, reason: str = "", name: Optional[str] = None,
                  parameters: Optional[Dict[str, Any]] = None):

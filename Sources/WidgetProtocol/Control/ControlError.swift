@@ -17,7 +17,12 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         public static let unknownWidget = ControlInterface.name + ".UnknownWidget"
         public static let unknownKey = ControlInterface.name + ".UnknownKey"
         public static let permissionDenied = ControlInterface.name + ".PermissionDenied"
-        public static let invalidParameter = ControlInterface.name + ".InvalidParameter"
+        /// Varlink's standard `org.varlink.service.InvalidParameter`: a parameter missing, unknown, of the wrong type
+        /// or with a value the daemon cannot accept. The daemon adds a `reason` that clients may ignore.
+        public static let invalidParameter = ControlInterface.service + ".InvalidParameter"
+        /// The interface's own name for an invalid parameter, sent by daemons before they used the standard one;
+        /// clients still read it.
+        public static let legacyInvalidParameter = ControlInterface.name + ".InvalidParameter"
         public static let providerFailed = ControlInterface.name + ".ProviderFailed"
         public static let invalidMessage = ControlInterface.name + ".InvalidMessage"
         public static let tooManyConnections = ControlInterface.name + ".TooManyConnections"
@@ -27,8 +32,8 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         public static let methodNotFound = ControlInterface.service + ".MethodNotFound"
         public static let methodNotImplemented = ControlInterface.service + ".MethodNotImplemented"
         public static let interfaceNotFound = ControlInterface.service + ".InterfaceNotFound"
-        public static let serviceInvalidParameter = ControlInterface.service + ".InvalidParameter"
         public static let expectedMore = ControlInterface.service + ".ExpectedMore"
+        public static let daemonStopping = ControlInterface.name + ".DaemonStopping"
     }
 
     /// Why a connection was closed for keeping the socket without using it.
@@ -81,10 +86,19 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         ControlError(name: Name.permissionDenied, parameters: ["method": .string(method), "reason": .string(reason)])
     }
 
-    /// `parameter` is missing, of the wrong type or has a value the daemon cannot accept, because of `reason`.
-    public static func invalidParameter(_ parameter: String, reason: String) -> ControlError {
-        ControlError(name: Name.invalidParameter,
-                     parameters: ["parameter": .string(echoed(parameter)), "reason": .string(reason)])
+    /// `parameter` is missing, unknown, of the wrong type or has a value the daemon cannot accept, because of
+    /// `reason`: the standard `org.varlink.service.InvalidParameter`, which clients map to their own exception, with
+    /// the reason in a field beside the standard `parameter` (one they may ignore).
+    public static func invalidParameter(_ parameter: String, reason: String? = nil) -> ControlError {
+        var parameters: [String: JSONValue] = ["parameter": .string(echoed(parameter))]
+        if let reason { parameters["reason"] = .string(reason) }
+        return ControlError(name: Name.invalidParameter, parameters: parameters)
+    }
+
+    /// The daemon is stopping: the last message of a `Watch` stream, so a client tells a clean end from a lost
+    /// connection.
+    public static func daemonStopping() -> ControlError {
+        ControlError(name: Name.daemonStopping)
     }
 
     /// The kind's provider failed to answer (options, defaults); `reason` is the runner's reason.
@@ -153,11 +167,6 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         ControlError(name: Name.interfaceNotFound, parameters: ["interface": .string(echoed(interface))])
     }
 
-    /// The standard `org.varlink.service.InvalidParameter`, for the service's own methods.
-    public static func serviceInvalidParameter(_ parameter: String) -> ControlError {
-        ControlError(name: Name.serviceInvalidParameter, parameters: ["parameter": .string(echoed(parameter))])
-    }
-
     /// A streaming method was called without `more: true`.
     public static func expectedMore() -> ControlError {
         ControlError(name: Name.expectedMore)
@@ -185,7 +194,9 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         case Name.unknownWidget: return "unknown widget \"\(text("id"))\""
         case Name.unknownKey: return "no value for key \"\(text("key"))\" in group \"\(text("group"))\""
         case Name.permissionDenied: return "permission denied: \(text("reason"))"
-        case Name.invalidParameter: return "invalid parameter \"\(text("parameter"))\": \(text("reason"))"
+        case Name.invalidParameter, Name.legacyInvalidParameter:
+            let reason = parameters["reason"] == nil ? "" : ": " + text("reason")
+            return "invalid parameter \"\(text("parameter"))\"" + reason
         case Name.providerFailed:
             return "provider of kind \"\(text("kind"))\" failed (\(text("reason"))): \(text("detail"))"
         case Name.invalidMessage: return "invalid message: \(text("reason"))"
@@ -218,8 +229,8 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         case Name.methodNotFound: return "method not found: \(text("method"))"
         case Name.methodNotImplemented: return "method not implemented: \(text("method"))"
         case Name.interfaceNotFound: return "interface not found: \(text("interface"))"
-        case Name.serviceInvalidParameter: return "invalid parameter \"\(text("parameter"))\""
         case Name.expectedMore: return "the method streams replies and must be called with more"
+        case Name.daemonStopping: return "the daemon is stopping"
         default:
             let detail = parameters.isEmpty ? "" : " " + JSONValue.object(parameters).jsonText()
             return name + detail

@@ -7,6 +7,8 @@ extension ControlInterface {
     # The control interface of widget-scheduler: WidgetKit's timeline reload machinery as a Linux service.
     # Dates are RFC 3339 strings. Methods that change state (Reload, Add, Remove, Configure, DataSet, DataDelete)
     # need uid 0, the daemon's uid, membership of the group widget-scheduler, or ownership of the kind concerned.
+    # A parameter missing, unknown, of the wrong type (none is converted) or out of range is refused with the
+    # standard org.varlink.service.InvalidParameter (parameter), plus a reason string clients may ignore.
     interface io.widgetscheduler.Scheduler
 
     # What the daemon did with a reload request for one widget.
@@ -218,7 +220,7 @@ extension ControlInterface {
 
     method Budget(id: ?string, kind: ?string) -> (ledgers: []Ledger)
 
-    # Streams events; call with more. The stream ends with an empty reply when the daemon stops.
+    # Streams events; call with more. When the daemon stops, the stream ends with the error DaemonStopping.
     method Watch(id: ?string, kind: ?string) -> (
       event: (entryChanged, runFinished, decision),
       widget: string,
@@ -253,9 +255,10 @@ extension ControlInterface {
     error UnknownWidget (id: string)
     error UnknownKey (group: string, key: string)
     error PermissionDenied (method: string, reason: string)
-    error InvalidParameter (parameter: string, reason: string)
     error ProviderFailed (kind: string, reason: string, detail: string)
     error InvalidMessage (reason: string)
+    # A Watch stream's last message when the daemon stops: the stream ended cleanly, not the connection lost.
+    error DaemonStopping ()
     # The daemon refused the connection: it serves limit connections already (max-connections); or, with reserved,
     # limit connections of others than root and the admin group, the reserved rest being kept for those
     # (admin-reserved-connections); or, with uid, that user holds limit of them (max-connections-per-user).

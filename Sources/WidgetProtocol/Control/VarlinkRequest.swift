@@ -10,12 +10,19 @@ public struct VarlinkRequest: Sendable, Hashable, Codable {
     public var more: Bool?
     /// Whether the client wants no reply at all.
     public var oneway: Bool?
+    /// Whether the client asks to take the connection over for another protocol after the reply. No method of this
+    /// interface offers that, so the daemon refuses such a call.
+    public var upgrade: Bool?
 
-    public init(method: String, parameters: [String: JSONValue]? = nil, more: Bool? = nil, oneway: Bool? = nil) {
+    public init(
+        method: String, parameters: [String: JSONValue]? = nil, more: Bool? = nil, oneway: Bool? = nil,
+        upgrade: Bool? = nil
+    ) {
         self.method = method
         self.parameters = parameters
         self.more = more
         self.oneway = oneway
+        self.upgrade = upgrade
     }
 
     /// The interface part of `method`: everything before the last dot.
@@ -36,10 +43,13 @@ public struct VarlinkRequest: Sendable, Hashable, Codable {
     /// Whether the client asked for no reply.
     public var isOneway: Bool { oneway ?? false }
 
+    /// Whether the client asked to upgrade the connection.
+    public var wantsUpgrade: Bool { upgrade ?? false }
+
     /// Parses one framed message (NUL removed) into a call, or `InvalidMessage` saying what is wrong with it: not
     /// JSON, a key given twice (I-JSON, RFC 7493), not an object, no string `method`, or `parameters`, `more`,
-    /// `oneway` of the wrong type. Never traps, whatever the bytes; this is the control message decoder the fuzzer
-    /// drives.
+    /// `oneway`, `upgrade` of the wrong type. Never traps, whatever the bytes; this is the control message decoder the
+    /// fuzzer drives.
     public static func parse(_ message: [UInt8]) -> Result<VarlinkRequest, ControlError> {
         let json: JSONValue
         switch JSONValue.parse(message) {
@@ -72,13 +82,16 @@ public struct VarlinkRequest: Sendable, Hashable, Codable {
         }
         let more: Bool?
         let oneway: Bool?
-        switch (flag("more"), flag("oneway")) {
-        case (.success(let moreFlag), .success(let onewayFlag)):
+        let upgrade: Bool?
+        switch (flag("more"), flag("oneway"), flag("upgrade")) {
+        case (.success(let moreFlag), .success(let onewayFlag), .success(let upgradeFlag)):
             more = moreFlag
             oneway = onewayFlag
-        case (.failure(let error), _), (_, .failure(let error)):
+            upgrade = upgradeFlag
+        case (.failure(let error), _, _), (_, .failure(let error), _), (_, _, .failure(let error)):
             return .failure(error)
         }
-        return .success(VarlinkRequest(method: method, parameters: parameters, more: more, oneway: oneway))
+        return .success(VarlinkRequest(method: method, parameters: parameters, more: more, oneway: oneway,
+                                       upgrade: upgrade))
     }
 }

@@ -35,18 +35,9 @@ public struct ParameterSpec: Sendable, Hashable {
         switch type {
         case .string:
             return .success(.string(text))
-        case .integer:
-            guard let integer = Int64(text) else { return .failure(error(found: text)) }
-            return .success(.integer(integer))
-        case .decimal:
-            guard let number = Double(text), number.isFinite else { return .failure(error(found: text)) }
-            return .success(.number(number))
-        case .boolean:
-            switch text.lowercased() {
-            case "true", "yes", "on", "1": return .success(.bool(true))
-            case "false", "no", "off", "0": return .success(.bool(false))
-            default: return .failure(error(found: text))
-            }
+        case .integer, .decimal, .boolean:
+            guard let value = ParameterText.value(text, type: type.rawValue) else { return .failure(error(found: text)) }
+            return .success(value)
         case .enum:
             guard let option = fixedOptions.first(where: { Self.commandLineText($0.value) == text }) else {
                 return .failure(error(found: text))

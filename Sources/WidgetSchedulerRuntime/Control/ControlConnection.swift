@@ -156,11 +156,12 @@ final class ControlConnection {
         finishClose()
     }
 
-    /// Ends an open stream with a final empty reply and closes once that is written; used when the daemon stops.
+    /// Ends an open stream with the declared error `DaemonStopping` and closes once that is written; used when the
+    /// daemon stops. (An empty final reply would break the method's declared reply type.)
     func endForShutdown() {
         guard !closed else { return }
         if let call = activeCall, call.wantsMore, call.isOpen {
-            call.reply([:])
+            call.fail(.daemonStopping())
         }
         closing = true
         if pendingOutputCount == 0 { finishClose() }

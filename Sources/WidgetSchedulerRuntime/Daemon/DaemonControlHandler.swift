@@ -34,9 +34,10 @@ public final class DaemonControlHandler: ControlHandler {
         }
     }
 
-    /// Ends every `Watch` stream with a last empty reply, so hosts see a clean end when the daemon stops.
+    /// Ends every `Watch` stream with the declared error `DaemonStopping`, so hosts tell a clean end from a lost
+    /// connection (an empty reply would break the method's declared reply type).
     public func endStreams() {
-        for call in streams.values { call.reply([:]) }
+        for call in streams.values { call.fail(.daemonStopping()) }
         streams = [:]
     }
 

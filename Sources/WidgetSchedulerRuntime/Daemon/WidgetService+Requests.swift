@@ -230,12 +230,9 @@ extension WidgetService {
                 throw .invalidParameter(name, reason: "kind \(kind.kind) has no such parameter"
                     + (known.isEmpty ? "" : " (it has: \(known.joined(separator: ", ")))"))
             }
-            // Text from a command line is parsed with the parameter's type; JSON values are checked against it.
-            let result: Result<JSONValue, ParameterError>
-            if case .string(let text) = value, spec.type != .string { result = spec.parse(text) } else {
-                result = spec.validate(value)
-            }
-            switch result {
+            // Checked against the type, never converted: "3" is not an integer (widgetctl converts command-line text
+            // before it sends it).
+            switch spec.validate(value) {
             case .success(let canonical): valid[name] = canonical
             case .failure(let error): throw .invalidParameter(name, reason: "\(error)")
             }
