@@ -127,7 +127,7 @@ let package = Package(
             name: "clock-provider",
             dependencies: ["WidgetProviderKit"],
             path: "examples/clock-swift",
-            exclude: ["clock.toml"]
+            exclude: ["clock.toml", "clock-provider", "clock.views.json", "countdown.views.json"]
         ),
         .executableTarget(
             name: "widget-scheduler",

@@ -138,8 +138,8 @@ fi
 # --- example providers ------------------------------------------------------------------------------------------------
 # examples/NAME/ -> $PREFIX/lib/widget-providers/NAME/ (with its view files and asset folder), its manifests ->
 # $PREFIX/share/widget-scheduler/providers/, with every "./..." path on the manifest's exec, views and assets lines
-# made absolute. A program named by exec that is not in the example folder (a compiled provider) is taken from
-# BUILD_DIR; if it was not built, that manifest is skipped.
+# made absolute. A program named by exec that was built (a compiled provider) is taken from BUILD_DIR, in place of the
+# example folder's launcher; one neither built nor in the example folder skips that manifest.
 installed_manifests=0
 for example in examples/*/; do
     name=$(basename "$example")
@@ -161,10 +161,11 @@ for example in examples/*/; do
         missing=
         for relative in $(grep -oE '"\./[^"]+"' <<< "$exec_line" | tr -d '"'); do
             program=${relative#./}
-            [ -f "$example$program" ] && continue
+            # A built program replaces the example's launcher of the same name (examples/clock-swift/clock-provider
+            # runs the checkout's build).
             if [ -x "$BUILD_DIR/$program" ]; then
                 put 0755 "$BUILD_DIR/$program" "$target/$program"
-            else
+            elif [ ! -f "$example$program" ]; then
                 missing=$program
             fi
         done

@@ -71,4 +71,54 @@ struct ConfigurationTests {
         #expect(log.contains("configuration not reloaded, keeping the previous one"))
         #expect(!log.contains("reloaded configuration"), "nothing says the configuration was reloaded")
     }
+
+    @Test("a state directory that is a file stops the start with one plain sentence")
+    func aBadStateDirectoryIsSaidOnce() throws {
+        let fixture = try DaemonFixture()
+        let file = fixture.root.appendingPathComponent("a-file")
+        try "x".write(to: file, atomically: true, encoding: .utf8)
+        let result = try RunningCommand(
+            [try BuiltProducts.executable("widget-scheduler"), "--config", fixture.configURL.path,
+             "--state-dir", file.path, "--runtime-dir", fixture.runtimeDirectory.path,
+             "--providers-dir", fixture.providersDirectory.path],
+            environment: ["PATH": "/usr/bin:/bin"], scratch: fixture.root
+        ).wait(timeout: 10)
+        #expect(result.status == 1, "\(result)")
+        let said = "widget-scheduler: the state directory \(file.path) is not a directory\n"
+        #expect(result.standardError == said, "once, in plain words: \(result)")
+    }
+
+    @Test("a providers directory that does not exist is warned about and listed as missing by status")
+    func aMissingProvidersDirectoryIsWarnedAndListed() throws {
+        let fixture = try DaemonFixture()
+        try FileManager.default.removeItem(at: fixture.providersDirectory)
+        try fixture.start()
+        let status = try fixture.widgetctlSucceeding("status", "--json").decoded(StatusMethod.Reply.self)
+        #expect(status.providerDirectories == [
+            StatusMethod.ProviderDirectory(path: fixture.providersDirectory.path, state: "missing", manifests: 0),
+        ])
+        let log = fixture.daemonLog
+        #expect(log.contains("provider directory \(fixture.providersDirectory.path) does not exist"), "\(log)")
+        #expect(log.contains("no provider manifests in"), "\(log)")
+        let text = try fixture.widgetctlSucceeding("status").standardOutput
+        #expect(text.contains("Providers: \(fixture.providersDirectory.path) (missing)"), "\(text)")
+    }
+
+    @Test("examples/clock-swift/clock.toml works as shipped, its provider taken from the build")
+    func theClockExampleWorksAsShipped() throws {
+        let fixture = try DaemonFixture()
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/clock-swift")
+        // Linked, not copied: the manifest is used as it is (with the view files it names), and its launcher finds
+        // the checkout's build.
+        for name in try FileManager.default.contentsOfDirectory(atPath: example.path) where !name.hasSuffix(".swift") {
+            try FileManager.default.createSymbolicLink(at: fixture.providersDirectory.appendingPathComponent(name),
+                                                       withDestinationURL: example.appendingPathComponent(name))
+        }
+        try fixture.start()
+        let id = try fixture.add("clock")
+        let widget = try fixture.waitUntilIdle(id, timeout: 60)
+        #expect(widget.lastOutcome == "success", "\(widget)\n\(fixture.daemonLog)")
+        #expect(widget.currentEntry != nil)
+    }
 }

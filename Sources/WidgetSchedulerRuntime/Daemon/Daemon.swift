@@ -279,10 +279,11 @@ public final class Daemon {
     /// Loads state, listens, tells systemd READY=1, and runs until SIGTERM. Returns the exit status.
     public func run() throws -> Int32 {
         let settings = try Self.loadSettings(options.configPath)
+        // First: a daemon that cannot keep its state stops with that one sentence, before anything else is said.
+        try Self.prepareStateDirectory(options.stateDirectory)
         let manifests = loadManifests()
         let stateURL = URL(fileURLWithPath: options.stateDirectory, isDirectory: true)
         let store: StateStore
-        try Self.prepareStateDirectory(options.stateDirectory)
         do {
             // Checkpoints on the store's own thread: one inside a commit stalls the loop for two fsyncs and the page
             // copies, which would delay entry changes and runs alike.
