@@ -35,7 +35,12 @@ struct FloorAndBudgetTests {
         #expect(deferred.widget == id)
         #expect(deferred.decision == .deferred)
         #expect(deferred.because == .floor)
-        #expect(abs(deferred.at.timeIntervalSince(ran.at) - floor) < 0.05, "deferred until the floor lifts")
+        // A run held by the floor starts at the end of the coalesce-window slot the floor lifts in.
+        let window = try fixture.widgetctlSucceeding("status", "--json").decoded(StatusMethod.Reply.self)
+            .settings.coalesceWindow
+        let held = deferred.at.timeIntervalSince(ran.at)
+        #expect(held >= floor - 0.002 && held <= floor + window + 0.002,
+                "deferred until the floor lifts, within one coalesce window (\(window) s): \(held) s")
 
         let pending = try fixture.summary(id)
         #expect(pending.state == "pending")

@@ -55,6 +55,37 @@ struct RestoreTests {
         #expect(actions.contains(.startRun(widget: "w", reason: .policy)))
     }
 
+    /// A catch-up restored in the middle of a coalesce-window slot waits for the slot's end, and says so; a request
+    /// that joins it before then is served at once, as a request that plans a run is.
+    @Test(arguments: [
+        (window: 1.0, restoredAt: 100.3, askedAt: nil as Double?, plannedAt: 101.0, startedAt: 101.0),
+        (window: 1.0, restoredAt: 100.3, askedAt: 100.4, plannedAt: 101.0, startedAt: 100.4),
+        (window: 0.0, restoredAt: 100.3, askedAt: nil, plannedAt: 100.3, startedAt: 100.3),
+        (window: 30.0, restoredAt: 100.3, askedAt: 119.0, plannedAt: 120.0, startedAt: 119.0),
+    ])
+    func aRestoredDueRunStartsAtItsSlotEndUnlessSomeoneAsks(
+        window: Double, restoredAt: Double, askedAt: Double?, plannedAt: Double, startedAt: Double
+    ) {
+        var harness = SchedulerHarness(SchedulerSettings(minimumInterval: 0, maxConcurrentRuns: 4,
+                                                         coalesceWindow: window))
+        var schedule = WidgetSchedule(id: "w", kind: "k", budget: RefreshBudget(tokens: 3, stamp: 0))
+        schedule.pending = PendingRun(reason: .explicit, due: .monotonic(50))
+        harness.clock.advance(to: restoredAt)
+        harness.scheduler.restore(schedule, at: harness.now)
+        #expect(harness.scheduler.plannedRun(for: "w", at: harness.now)?.at == plannedAt)
+        #expect(harness.scheduler.nextWakeup() == plannedAt)
+        var started: Double?
+        if let askedAt {
+            let decisions = harness.reload(askedAt, .widgets(["w"]))
+            #expect(decisions == ["w": .ran(at: askedAt)], "the caller is served now, and told so")
+            if decisions["w"] == .ran(at: askedAt) { started = askedAt }
+        }
+        for t in [restoredAt, max(restoredAt, plannedAt - 0.05), plannedAt] where started == nil {
+            if SchedulerHarness.starts(harness.tick(t)) == ["w": .explicit] { started = t }
+        }
+        #expect(started.map { abs($0 - startedAt) < 1e-6 } == true, "started at \(String(describing: started))")
+    }
+
     /// A widget whose run is in flight at every daemon death is the likely cause: the third in a row quarantines it.
     @Test(arguments: [
         (deathsBefore: 0, threshold: 3, deathsAfter: 1, quarantined: false),

@@ -68,8 +68,9 @@ public struct Scheduler: Sendable {
     public var kinds: Set<String> { Set(idsByKind.keys) }
 
     /// The widget's pending run and when it will start; nil when none is pending (or it is quarantined). A run held
-    /// by the floor, the budget or backoff starts at the end of its coalesce-window slot; one waiting for a run slot
-    /// has `at` now (it starts as soon as a slot frees) and `because` `.concurrency`.
+    /// by the floor, the budget or backoff, or due but not yet served (a catch-up after a restart), starts at the end
+    /// of its coalesce-window slot; one waiting for a run slot has `at` now (it starts as soon as a slot frees) and
+    /// `because` `.concurrency`.
     public func plannedRun(for id: String, at now: Instant) -> PlannedRun? {
         guard let position = widgets.position(forKey: id) else { return nil }
         return plannedRun(at: position, at: now)
@@ -78,16 +79,27 @@ public struct Scheduler: Sendable {
     private func plannedRun(at position: Int, at now: Instant) -> PlannedRun? {
         guard let pending = widgets[position: position].pending else { return nil }
         var plan = PlannedRun.plan(pending, for: widgets[position: position], at: now, settings: settings)
-        if plan.at > now.monotonic + Self.tolerance {
-            plan.at = window.wakeup(forDue: plan.at)
-        } else if widgets[position: position].inFlight != nil {
+        if widgets[position: position].inFlight != nil && plan.at <= now.monotonic + Self.tolerance {
             plan.at = now.monotonic
+        } else {
+            // A run due now but not yet served (a catch-up after a restart) starts at its slot's end too.
+            plan.at = window.wakeup(forDue: plan.at)
         }
         if slotQueue.contains(at: position) {
             plan.at = now.monotonic
             plan.because = .concurrency
         }
         return plan
+    }
+
+    /// Whether the widget's pending run is due at `now` but still on the deadline queue, waiting for the end of its
+    /// coalesce-window slot: neither in flight nor waiting for a run slot.
+    private func isDueAndUnserved(at position: Int, now: Instant) -> Bool {
+        let widget = widgets[position: position]
+        guard let pending = widget.pending, widget.inFlight == nil, !slotQueue.contains(at: position) else {
+            return false
+        }
+        return PlannedRun.plan(pending, for: widget, at: now, settings: settings).at <= now.monotonic + Self.tolerance
     }
 
     private var window: CoalesceWindow { CoalesceWindow(seconds: settings.coalesceWindow, tolerance: Self.tolerance) }
@@ -232,11 +244,15 @@ public struct Scheduler: Sendable {
         // `reload --kind` of thousands of widgets then costs a lookup per widget, not a write.
         if effect.changedPlan { actions.append(.stateChanged(widget: id)) }
         var started = false
-        // Otherwise nothing to re-evaluate: the run it joined is in flight, or planned and already on the deadline
-        // queue or the slot queue, which this turn's end visits anyway.
+        // Otherwise nothing to re-evaluate: the run it joined is in flight, or planned for later or waiting for a
+        // slot, and this turn's end visits those queues anyway.
         if !effect.inFlight && effect.changedPlan {
             // A changed plan may change the widget's place in the slot queue (a foreground request goes first).
             slotQueue.remove(at: position)
+            started = evaluate(id, at: position, at: now, into: &actions)
+        } else if !effect.inFlight && isDueAndUnserved(at: position, now: now) {
+            // A run already due (a catch-up after a restart) waits for the end of its coalesce-window slot only as
+            // long as nobody asks: a caller who asks now is served now, as a request that plans a run is.
             started = evaluate(id, at: position, at: now, into: &actions)
         }
         let decision = started ? .ran(at: now.monotonic)

@@ -289,9 +289,11 @@ final class HostileUser {
             # Pushes calls into each connection, reading nothing, until the daemon stops taking them (nothing moves
             # for 2 s) or cap bytes went in.
             sent = {s.fileno(): 0 for s in sockets}
+            # Connections the daemon closed while calls were pushed (EPIPE, ECONNRESET): reported, not a crash.
+            dropped = set()
             last_progress = time.monotonic()
             while time.monotonic() - last_progress < 2:
-                writable = [s for s in sockets if sent[s.fileno()] < cap]
+                writable = [s for s in sockets if sent[s.fileno()] < cap and s.fileno() not in dropped]
                 if not writable:
                     break
                 _, ready, _ = select.select([], writable, [], 0.2)
@@ -302,8 +304,10 @@ final class HostileUser {
                         last_progress = time.monotonic()
                     except BlockingIOError:
                         pass
-            stalled = sum(1 for s in sockets if sent[s.fileno()] < cap)
-            report("ready", stalled=stalled, sent_bytes=sum(sent.values()),
+                    except (BrokenPipeError, ConnectionResetError):
+                        dropped.add(s.fileno())
+            stalled = sum(1 for s in sockets if sent[s.fileno()] < cap and s.fileno() not in dropped)
+            report("ready", stalled=stalled, dropped=len(dropped), sent_bytes=sum(sent.values()),
                    calls=sum((n + len(one) - 1) // len(one) for n in sent.values()))
             wait_for_stop()
             # Now reads, finishing the call each connection was cut off in: every call sent must be answered.
