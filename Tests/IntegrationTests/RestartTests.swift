@@ -103,6 +103,12 @@ struct RestartTests {
         let prefix = #"{"method":"io.widgetscheduler.Scheduler."#
         // Several rounds: the window between the reply and a late write is short, so one round could miss it.
         for round in 1...4 {
+            // The run a kill interrupted is pending again after the restart, and a reload would join it: the round
+            // starts once it has run, so that its reload is the one that starts a run.
+            _ = try eventually("round \(round): \(id) to have nothing running or planned") { () -> Bool? in
+                let widget = try fixture.summary(id)
+                return widget.state != "running" && widget.nextReload == nil ? true : nil
+            }
             let tokensBefore = try fixture.ledger(id).tokens
             let socket = try RawVarlinkConnection(path: fixture.socketPath)
             switch change {
@@ -133,7 +139,7 @@ struct RestartTests {
             case .reload:
                 let tokensAfter = try fixture.ledger(id).tokens
                 #expect(tokensAfter <= tokensBefore - 1,
-                        "round \(round): the token of the run that started came back")
+                        "round \(round): the token of the run that started came back; the reply was \(text)")
             }
             try fixture.waitUntilIdle(id)
         }
