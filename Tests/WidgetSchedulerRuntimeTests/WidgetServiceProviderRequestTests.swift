@@ -6,7 +6,7 @@ import WidgetSchedulerCore
 import WidgetSchedulerRuntime
 import WidgetSchedulerTestKit
 
-/// `Options` and an `Add`'s defaults ask providers through the scheduler's slots: shared when identical, rated per
+/// `Options`, `Snapshot` (WidgetServiceSnapshotTests) and an `Add`'s defaults ask providers through the scheduler's slots: shared when identical, rated per
 /// uid.
 @Suite struct WidgetServiceProviderRequestTests {
     /// A kind whose `city` parameter's choices come from its provider, and which needs one to be added.
@@ -22,11 +22,15 @@ import WidgetSchedulerTestKit
         return harness
     }
 
-    /// An `Options` call for `city` with `search`; its result lands in the returned box once answered.
-    final class Answer: @unchecked Sendable {
-        var result: Result<OptionsMethod.Reply, ControlError>?
+    /// A caller's answer, once it lands.
+    final class Box<Reply: Sendable>: @unchecked Sendable {
+        var result: Result<Reply, ControlError>?
     }
 
+    /// An `Options` call's answer.
+    typealias Answer = Box<OptionsMethod.Reply>
+
+    /// An `Options` call for `city` with `search`; its result lands in the returned box once answered.
     static func ask(_ harness: WidgetServiceHarness, search: String?, uid: UInt32? = 1000) -> Answer {
         let answer = Answer()
         harness.service.options(kind: "cities", parameter: "city", search: search, uid: uid) { answer.result = $0 }

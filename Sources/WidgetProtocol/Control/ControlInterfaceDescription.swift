@@ -202,7 +202,8 @@ extension ControlInterface {
     )
 
     # One entry made by the provider's snapshot request (isPreview), for a gallery; parameters left out take the
-    # manifest's defaults. Nothing is stored and no budget is spent.
+    # manifest's defaults. Nothing is stored and no widget's budget is spent. The run takes a slot as Options' do, the
+    # same preview asked at once shares it, and it counts towards the caller's options-rate (RateLimited past it).
     method Snapshot(kind: string, family: ?string, parameters: ?[string]object) -> (
       family: string,
       entry: CurrentEntry

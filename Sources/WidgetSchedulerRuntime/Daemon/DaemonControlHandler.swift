@@ -65,6 +65,12 @@ public final class DaemonControlHandler: ControlHandler {
         }
     }
 
+    /// The uid whose rate a provider run a caller asks for (`Options`, `Snapshot`) is charged to; nil for root and
+    /// the admin group, who are trusted with providers as with connections.
+    private func rated(_ peer: PeerCredentials) -> UInt32? {
+        ConnectionAdmission.isAdministrator(peer, adminGroupID: authorization.adminGroupID) ? nil : peer.uid
+    }
+
     private func kinds(of ids: [String]) -> Set<String> {
         Set(ids.compactMap { service.widgets[$0]?.kind })
     }
@@ -111,10 +117,8 @@ public final class DaemonControlHandler: ControlHandler {
                                                                               parameters: parameters.parameters)))
         case .options:
             let parameters = try call.parameters(OptionsMethod.self)
-            // Root and the admin group are trusted with providers, as with connections; everyone else has a rate.
-            let administrator = ConnectionAdmission.isAdministrator(peer, adminGroupID: authorization.adminGroupID)
             service.options(kind: parameters.kind, parameter: parameters.parameter, search: parameters.search,
-                            uid: administrator ? nil : peer.uid) {
+                            uid: rated(peer)) {
                 switch $0 {
                 case .success(let reply): call.reply(reply)
                 case .failure(let error): call.fail(error)
@@ -124,7 +128,7 @@ public final class DaemonControlHandler: ControlHandler {
         case .snapshot:
             let parameters = try call.parameters(SnapshotMethod.self)
             service.snapshot(kind: parameters.kind, family: parameters.family,
-                             parameters: parameters.parameters ?? [:]) {
+                             parameters: parameters.parameters ?? [:], uid: rated(peer)) {
                 switch $0 {
                 case .success(let reply): call.reply(reply)
                 case .failure(let error): call.fail(error)

@@ -296,8 +296,10 @@ extension WidgetService {
 
     /// One entry for a gallery's preview of `kind` in `family`: the provider's `snapshot` answer, asked with
     /// `isPreview` (WidgetKit's `getSnapshot`, seed 001). Parameters left out take the manifest's defaults; the
-    /// answer is neither stored nor charged to any budget.
-    public func snapshot(kind: String, family: String?, parameters: [String: JSONValue],
+    /// answer is neither stored nor charged to any widget's budget. Like `Options`, the run takes a slot (callers'
+    /// runs hold at most half), the same preview asked at once shares one run, and a `uid` (nil for root and the
+    /// admin group) may start `optionsRate` such runs a minute.
+    public func snapshot(kind: String, family: String?, parameters: [String: JSONValue], uid: UInt32?,
                          completion: @escaping (Result<SnapshotMethod.Reply, ControlError>) -> Void) {
         let resolved: (manifest: ProviderManifest, kind: WidgetKindManifest, family: String)
         var configuration: [String: JSONValue]
@@ -318,7 +320,13 @@ extension WidgetService {
             context: ProviderRequest.Context(now: clock.now().wall, isPreview: true,
                                              dataDirectory: manifest.group.map(groupData.directory(of:))))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
-        _ = launcher.launch(invocation) { result, _ in
+        // Sorted keys: the same preview asked with its parameters in another order is the same question.
+        let question = "snapshot \(JSONValue.string(family).jsonText()) \(JSONValue.object(configuration).jsonText())"
+        let perMinute = scheduler.settings.optionsRate
+        askProvider(ProviderRequestKey(kind: kind, question: question), invocation: invocation, uid: uid, refused: {
+            completion(.failure(.rateLimited(method: ControlMethod.snapshot.rawValue, uid: uid ?? 0,
+                                             perMinute: perMinute, retryAfter: $0)))
+        }) { result in
             switch result {
             case .success(.entry(let entry), _):
                 let content = JSONValue(jsonText: entry.content) ?? .null
