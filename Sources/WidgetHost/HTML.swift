@@ -1,25 +1,16 @@
+import WidgetViews
+
 /// Escaping for text and attribute values in the host's pages: everything a provider or the daemon says reaches a
 /// page only through here, so it is text, never markup.
 public enum HTML {
-    /// `text` with `& < > " '` replaced by entities, safe both between tags and inside a quoted attribute.
+    /// `text` with `& < > " '` replaced by entities, safe both between tags and inside a quoted attribute: the
+    /// escaping WidgetViews' renderer uses for the faces.
     public static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.unicodeScalars.append(character)
-            }
-        }
-        return escaped
+        MarkupText.escaped(text)
     }
 
-    /// Whether a URL may be opened by a tap: an absolute URL whose scheme is neither `javascript`, `data`, `file`
-    /// nor `vbscript` (schemes that would run or read something in the page's name rather than open an app).
+    /// Whether a URL may be opened by a tap: an absolute URL whose scheme is none that views refuse (`javascript`,
+    /// `data`, `file`...: schemes that would run or read something in the page's name rather than open an app).
     public static func isTappable(_ url: String) -> Bool {
         guard let colon = url.firstIndex(of: ":"), colon != url.startIndex else { return false }
         let scheme = url[..<colon].lowercased().unicodeScalars
@@ -27,7 +18,7 @@ public enum HTML {
         let schemeCharacters = "abcdefghijklmnopqrstuvwxyz0123456789+-.".unicodeScalars
         guard let first = scheme.first, letters.contains(first), scheme.allSatisfy(schemeCharacters.contains)
         else { return false }
-        let refused: Set<String> = ["javascript", "data", "file", "vbscript", "blob", "about"]
-        return !refused.contains(String(scheme)) && !url.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7f }
+        return !URLTemplate.refusedSchemes.contains(String(scheme))
+            && !url.unicodeScalars.contains { $0.value < 0x21 || $0.value == 0x7f }
     }
 }

@@ -25,6 +25,7 @@ enum HomeMarkup {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
         <title>\(HTML.escape(title))</title>
+        <link rel="stylesheet" href="/assets/widgets.css">
         <link rel="stylesheet" href="/assets/home.css">
         <script src="/assets/home.js" defer></script>
         </head>
@@ -55,8 +56,9 @@ enum HomeMarkup {
         "<p class=\"empty\">No widgets yet. Choose <strong>Add widget</strong> to place one.</p>"
     }
 
-    /// One slot: its widgets' cards (the first shown), stack controls when it holds several.
-    static func slot(_ model: SlotModel, renderer: any WidgetRendering) -> String {
+    /// One slot: its widgets' cards (the first shown), stack controls when it holds several. `faces` holds each
+    /// widget's face, drawn by `WidgetFaces`.
+    static func slot(_ model: SlotModel, faces: [String: RenderedFace]) -> String {
         let slot = model.slot
         guard let top = model.order.first, let family = model.widgets[top]?.family else { return "" }
         let isStack = model.order.count > 1
@@ -67,10 +69,9 @@ enum HomeMarkup {
         if let pinned = slot.pinned { html += " data-pinned=\"\(HTML.escape(pinned))\"" }
         html += ">"
         for (index, id) in model.order.enumerated() {
-            guard let widget = model.widgets[id] else { continue }
-            html += card(widget, kind: model.kinds[widget.kind], shown: index == 0, position: index,
-                         count: model.order.count, pinned: slot.pinned == id, stackTargets: model.stackTargets,
-                         renderer: renderer)
+            guard let widget = model.widgets[id], let face = faces[id] else { continue }
+            html += card(widget, face: face, kind: model.kinds[widget.kind], shown: index == 0, position: index,
+                         count: model.order.count, pinned: slot.pinned == id, stackTargets: model.stackTargets)
         }
         if isStack {
             html += "<div class=\"stack-nav\"><button type=\"button\" class=\"flip\" data-flip=\"-1\" "
@@ -82,11 +83,9 @@ enum HomeMarkup {
     }
 
     static func card(
-        _ widget: WidgetSummary, kind: KindsMethod.Kind?, shown: Bool, position: Int, count: Int, pinned: Bool,
-        stackTargets: [(id: String, label: String)], renderer: any WidgetRendering
+        _ widget: WidgetSummary, face: RenderedFace, kind: KindsMethod.Kind?, shown: Bool, position: Int, count: Int,
+        pinned: Bool, stackTargets: [(id: String, label: String)]
     ) -> String {
-        let face = renderer.render(kind: kind, family: widget.family, date: widget.currentEntry?.date,
-                                   content: widget.currentEntry?.content)
         let name = kind?.displayName ?? widget.kind
         let id = HTML.escape(widget.id)
         var html = "<article class=\"widget\(shown ? " shown" : "")\(widget.currentEntry == nil ? " placeholder" : "")"

@@ -25,8 +25,8 @@ extension HomeScreen {
         do {
             let reply = try await daemon.call(
                 SnapshotMethod.self, SnapshotMethod.Parameters(kind: kind, family: family))
-            let face = renderer.render(kind: kinds[kind], family: reply.family, date: reply.entry.date,
-                                       content: reply.entry.content)
+            let face = faces.face(kind: kind, family: reply.family, date: reply.entry.date,
+                                  content: reply.entry.content, now: Date())
             previews[key] = (face, Date())
             return PanelMarkup.preview(face: face)
         } catch {
@@ -75,5 +75,10 @@ extension HomeScreen {
             throw HostError(error)
         }
         return PanelMarkup.back(widget: widget, ledger: ledger, kind: kinds[widget.kind])
+    }
+
+    /// The asset folder of `kind`, from its views, for the images its faces show.
+    public func assetFolder(kind: String) -> String? {
+        faces.assetFolders[kind]
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WidgetControlClient
 import WidgetProtocol
+import WidgetViews
 
 /// What the host knows and shows: the daemon's widgets and kinds, the layout, the stacks' order, and the pages that
 /// listen. Fed by the daemon's `Watch` stream (`handle`), it renders what changed once and sends it to every open
@@ -16,7 +17,8 @@ public actor HomeScreen {
 
     let settings: HostSettings
     let daemon: DaemonClient
-    let renderer: any WidgetRendering
+    /// The kinds' views, read again with the widgets and kinds.
+    var faces = WidgetFaces()
     let layoutFile: LayoutFile
     let logger: Logger
     let events = EventBroadcaster()
@@ -36,10 +38,13 @@ public actor HomeScreen {
     var previews: [String: (face: RenderedFace, made: Date)] = [:]
     static let previewLifetime: TimeInterval = 600
 
-    public init(settings: HostSettings, daemon: DaemonClient, renderer: any WidgetRendering, logger: Logger) {
+    /// The entry each widget's render problems were last reported for: a view's complaints are logged once per
+    /// entry, not at every redraw.
+    var reportedProblems: [String: Date] = [:]
+
+    public init(settings: HostSettings, daemon: DaemonClient, logger: Logger) {
         self.settings = settings
         self.daemon = daemon
-        self.renderer = renderer
         self.logger = logger
         layoutFile = LayoutFile(directory: settings.stateDirectory)
         let loaded = layoutFile.load()
@@ -114,13 +119,21 @@ public actor HomeScreen {
     func refresh() async throws(HostError) {
         let list: ListMethod.Reply
         let kindsReply: KindsMethod.Reply
+        let viewsReply: ViewsMethod.Reply
         do {
             list = try await daemon.call(ListMethod.self, NoParameters())
             kindsReply = try await daemon.call(KindsMethod.self, NoParameters())
+            viewsReply = try await daemon.call(ViewsMethod.self, ViewsMethod.Parameters())
         } catch {
             throw HostError(error)
         }
+        let newFaces = WidgetFaces(views: viewsReply.views)
+        for (kind, problem) in newFaces.unreadable where faces.unreadable[kind] != problem {
+            logger.error("the views of kind \(kind) cannot be read, its widgets are drawn plainly: \(problem)")
+        }
+        faces = newFaces
         widgets = Dictionary(list.widgets.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        reportedProblems = reportedProblems.filter { widgets[$0.key] != nil }
         kinds = Dictionary(kindsReply.kinds.map { ($0.kind, $0) }, uniquingKeysWith: { _, last in last })
         kindOrder = kindsReply.kinds.map(\.kind)
         let reconciled = layout.reconciled(with: list.widgets.map { ($0.id, $0.family) })
@@ -215,7 +228,27 @@ public actor HomeScreen {
     }
 
     func slotHTML(_ slot: HomeLayout.Slot) -> String {
-        HomeMarkup.slot(slotModel(slot), renderer: renderer)
+        let model = slotModel(slot)
+        let now = Date()
+        var drawn: [String: RenderedFace] = [:]
+        for id in model.order {
+            guard let widget = widgets[id] else { continue }
+            drawn[id] = face(of: widget, now: now)
+        }
+        return HomeMarkup.slot(model, faces: drawn)
+    }
+
+    /// A widget's face now, its view's complaints about the entry logged once per entry.
+    func face(of widget: WidgetSummary, now: Date) -> RenderedFace {
+        let face = faces.face(kind: widget.kind, family: widget.family, date: widget.currentEntry?.date,
+                              content: widget.currentEntry?.content, now: now)
+        if let entry = widget.currentEntry, !face.problems.isEmpty, reportedProblems[widget.id] != entry.date {
+            reportedProblems[widget.id] = entry.date
+            let problems = face.problems.map(\.description).joined(separator: "; ")
+            let widgetName = "\(widget.id) (\(widget.kind))"
+            logger.warning("\(widgetName): the view cannot draw all of the entry of \(entry.date): \(problems)")
+        }
+        return face
     }
 
     func slotModel(_ slot: HomeLayout.Slot) -> HomeMarkup.SlotModel {

@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import WidgetProtocol
+import WidgetViews
 
-/// The host's HTTP interface: the page, its two assets, the event stream, the panels' fragments and the JSON
-/// actions. Every response carries the security headers; every request passes the `RequestGuard` first.
+/// The host's HTTP interface: the page, its assets and the kinds' images, the event stream, the panels' fragments and
+/// the JSON actions. Every response carries the security headers; every request passes the `RequestGuard` first.
 public enum HostRoutes {
     /// The Content-Security-Policy of every response: scripts and styles only from the host itself, no inline
     /// script, nothing remote, no framing.
@@ -23,6 +24,26 @@ public enum HostRoutes {
         router.get("/assets/home.css") { _, _ in asset(PackageResources.home_css, type: "text/css; charset=utf-8") }
         router.get("/assets/home.js") { _, _ in
             asset(PackageResources.home_js, type: "text/javascript; charset=utf-8")
+        }
+        router.get("/assets/widgets.css") { _, _ in
+            asset(Array(WidgetStylesheet.css.utf8), type: "text/css; charset=utf-8")
+        }
+        router.get("/kind-assets/{kind}/**") { _, context in
+            let kind = try context.parameters.require("kind")
+            let name = context.parameters.getCatchAll().joined(separator: "/")
+            guard let folder = await home.assetFolder(kind: kind) else {
+                return failure(HostError(status: 404, message: "Kind \(kind) has no asset folder."))
+            }
+            switch AssetFile.read(name, in: folder) {
+            case .success(let file):
+                return asset(file.bytes, type: file.type.mediaType)
+            case .failure(.badName(let problem)):
+                return failure(HostError(status: 400, message: problem))
+            case .failure(.tooLarge):
+                return failure(HostError(status: 413, message: "\(name) is larger than an asset may be."))
+            case .failure(.notFound), .failure(.outsideFolder), .failure(.notAnImage):
+                return failure(HostError(status: 404, message: "No image \(name) in the assets of \(kind)."))
+            }
         }
         router.get("/events") { _, _ in await eventStream(home) }
         // Browsers ask for it unprompted; an answer keeps a 404 out of the page's console.

@@ -15,19 +15,17 @@ import ServiceLifecycle
 /// Here the header is formatted per response instead, and an idle host sleeps.
 public struct HostServer: Sendable {
     public let settings: HostSettings
-    public let renderer: any WidgetRendering
     public let logger: Logger
 
-    public init(settings: HostSettings, renderer: any WidgetRendering, logger: Logger) {
+    public init(settings: HostSettings, logger: Logger) {
         self.settings = settings
-        self.renderer = renderer
         self.logger = logger
     }
 
     /// Runs until a shutdown signal; `onListening` is called once the server accepts connections.
     public func run(onListening: @escaping @Sendable (String) -> Void = { _ in }) async throws {
         let daemon = DaemonClient(socketPath: settings.daemonSocket)
-        let home = HomeScreen(settings: settings, daemon: daemon, renderer: renderer, logger: logger)
+        let home = HomeScreen(settings: settings, daemon: daemon, logger: logger)
         let feed = WatchFeed(socketPath: settings.daemonSocket)
         let responder = HostRoutes.router(home: home, settings: settings).buildResponder()
         let logger = self.logger

@@ -51,7 +51,7 @@ struct WidgetHostCommand: AsyncParsableCommand {
             logger.critical("\(error)")
             throw ExitCode(78)  // EX_CONFIG
         }
-        let server = HostServer(settings: settings, renderer: ContentListRenderer(), logger: logger)
+        let server = HostServer(settings: settings, logger: logger)
         try await server.run { address in
             logger.info("listening on \(address), daemon at \(settings.daemonSocket)")
             _ = try? Notifier().ready(status: "Serving the home screen on \(address)")

@@ -13,18 +13,92 @@ struct HostMarkupTests {
         #expect(escaped.hasPrefix("&lt;script&gt;"))
     }
 
-    @Test func aProvidersContentIsDrawnAsText() {
-        let face = ContentListRenderer().render(
-            kind: nil, family: "systemSmall", date: Date(), content: .object(["title": .string(Self.hostile)]))
+    static let tickerViews: JSONValue = .object([
+        "version": .integer(1),
+        "families": .object([
+            "systemSmall": .object([
+                "url": .string("https://example.com/{label}"),
+                "body": .object(["type": .string("vstack"), "children": .array([
+                    .object(["type": .string("text"), "value": .string("label")]),
+                    .object(["type": .string("date"), "value": .string("until"), "style": .string("timer")]),
+                ])]),
+            ]),
+            "systemMedium": .object([
+                "body": .object(["type": .string("hstack"), "children": .array([
+                    .object(["type": .string("text"), "value": .string("label")]),
+                    .object(["type": .string("link"), "url": .string("weather-app://city/{label}"),
+                             "content": .object(["type": .string("text"), "text": .string("Open")])]),
+                ])]),
+            ]),
+        ]),
+    ])
+
+    static let faces = WidgetFaces(views: [ViewsMethod.KindViews(kind: "ticker", views: tickerViews)],
+                                   timeZone: TimeZone(identifier: "UTC")!)
+
+    @Test func aProvidersContentIsDrawnAsTextByItsView() {
+        let face = Self.faces.face(kind: "ticker", family: "systemSmall", date: Date(),
+                                   content: .object(["label": .string(Self.hostile)]), now: Date())
         #expect(!face.html.contains("<script"))
         #expect(!face.html.contains("<img"))
         #expect(face.html.contains(HTML.escape(Self.hostile)))
+        #expect(!face.html.contains("style="), "the page's policy allows no inline style")
     }
 
-    @Test func beforeTheFirstTimelineTheFaceIsRedactedBars() {
-        let face = ContentListRenderer().render(kind: nil, family: "systemSmall", date: nil, content: nil)
-        #expect(face.html.components(separatedBy: "class=\"redacted").count - 1 == 4)
-        #expect(!face.html.contains("style="), "the page's policy allows no inline style")
+    @Test func theFaceCarriesTheViewsTimerTextForThePageToTick() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let face = Self.faces.face(kind: "ticker", family: "systemSmall", date: now,
+                                   content: .object(["label": .string("a"), "until": .string("2027-01-15T08:05:00Z")]),
+                                   now: now)
+        #expect(face.html.contains("<time "))
+        #expect(face.html.contains("data-style=\"timer\""))
+        #expect(face.html.contains("datetime=\"2027-01-15T08:05:00Z\""))
+        #expect(face.problems.isEmpty)
+    }
+
+    @Test func aMissingFieldIsAProblemOfTheEntryNotACrash() {
+        let face = Self.faces.face(kind: "ticker", family: "systemSmall", date: Date(),
+                                   content: .object(["other": .integer(1)]), now: Date())
+        #expect(face.problems.map(\.path).contains("label"))
+        #expect(face.urls.isEmpty, "a URL whose field is missing opens nothing")
+    }
+
+    @Test func theTapURLsAreTheWidgetURLThenItsLinks() {
+        let small = Self.faces.face(kind: "ticker", family: "systemSmall", date: Date(),
+                                    content: .object(["label": .string("paris")]), now: Date())
+        #expect(small.urls == ["https://example.com/paris"])
+        let medium = Self.faces.face(kind: "ticker", family: "systemMedium", date: Date(),
+                                     content: .object(["label": .string("paris")]), now: Date())
+        #expect(medium.urls == ["weather-app://city/paris"])
+    }
+
+    @Test func beforeTheFirstTimelineTheFaceIsThePlaceholderForm() {
+        let face = Self.faces.face(kind: "ticker", family: "systemSmall", date: nil, content: nil, now: Date())
+        #expect(face.html.contains("wv-placeholder"))
+        #expect(!face.html.contains("<time "), "a placeholder does not tick")
+    }
+
+    @Test func aKindWithoutViewsShowsItsFieldsAndAnAssetFolderGivesImagesAURL() {
+        let plain = WidgetFaces().face(kind: "other", family: "systemSmall", date: Date(),
+                                       content: .object(["city": .string("Lyon")]), now: Date())
+        #expect(plain.html.contains("Lyon"))
+        let withAssets = WidgetFaces(views: [ViewsMethod.KindViews(kind: "weather kind", views: .object([
+            "version": .integer(1),
+            "families": .object(["systemSmall": .object(["body": .object([
+                "type": .string("image"), "asset": .string("icons/sun.png")])])]),
+        ]), assets: "/srv/assets")])
+        #expect(withAssets.assetFolders == ["weather kind": "/srv/assets"])
+        let face = withAssets.face(kind: "weather kind", family: "systemSmall", date: Date(), content: .object([:]),
+                                   now: Date())
+        #expect(face.html.contains("src=\"/kind-assets/weather%20kind/icons/sun.png\""))
+    }
+
+    @Test func unreadableViewsAreToldAndTheKindIsDrawnPlainly() {
+        let faces = WidgetFaces(views: [ViewsMethod.KindViews(kind: "k", views: .object(["version": .integer(99)]))])
+        #expect(faces.unreadable["k"] != nil)
+        let face = faces.face(kind: "k", family: "systemSmall", date: Date(), content: .object(["a": .string("b")]),
+                              now: Date())
+        #expect(face.html.contains(">b<"))
     }
 
     @Test func aCardEscapesTheKindsNameTheOutcomeAndTheWidgetsURL() {
@@ -32,8 +106,9 @@ struct HostMarkupTests {
                                     widgets: 1, manifest: "/m.toml")
         let widget = WidgetSummary(id: "w1", kind: "k", family: "systemSmall", configuration: [:], state: "idle",
                                    lastOutcome: Self.hostile, tokens: 1)
-        let html = HomeMarkup.card(widget, kind: kind, shown: true, position: 0, count: 1, pinned: false,
-                                   stackTargets: [("s2", Self.hostile)], renderer: ContentListRenderer())
+        let face = RenderedFace(html: "", urls: ["https://example.com/\"><script>"])
+        let html = HomeMarkup.card(widget, face: face, kind: kind, shown: true, position: 0, count: 1, pinned: false,
+                                   stackTargets: [("s2", Self.hostile)])
         #expect(!html.contains("<script"))
         #expect(!html.contains("<img"))
     }

@@ -135,60 +135,128 @@
         });
     }
 
-    // ---- Texts that tick ------------------------------------------------------------------------------------------
-    // A <time data-tick="timer|relative" datetime="..."> is kept current here, as WidgetKit keeps Text(date, style:)
-    // current: a countdown costs the provider no entry a second. Without such texts no timer runs at all.
+    // ---- Texts that keep themselves current ---------------------------------------------------------------------
+    // WidgetViews draws date texts as <time datetime data-style="relative|timer|time|date" [data-now] [data-tz]
+    // [data-seconds]>, right for the moment the host drew them. The page keeps them current by docs/views.md's rules
+    // ("Dates that keep themselves current"), the ones widgetctl show follows, as WidgetKit keeps Text(date, style:)
+    // current: a countdown costs the provider no entry a second. One timer wakes the page when the first text
+    // changes; without such texts, or while the page is hidden, no timer runs at all.
 
     let tickTimer = null;
+    const zoneFormats = new Map();
 
     function pad(number) {
         return String(number).padStart(2, "0");
     }
 
-    function timerText(milliseconds) {
-        const total = Math.floor(Math.abs(milliseconds) / 1000);
-        const hours = Math.floor(total / 3600);
-        const minutes = Math.floor((total % 3600) / 60);
-        const seconds = total % 60;
-        return (hours > 0 ? hours + ":" + pad(minutes) : String(minutes)) + ":" + pad(seconds);
+    function clockText(seconds) {
+        const hours = Math.floor(seconds / 3600);
+        const minutes = Math.floor((seconds % 3600) / 60);
+        const rest = seconds % 60;
+        return (hours > 0 ? hours + ":" + pad(minutes) : String(minutes)) + ":" + pad(rest);
     }
 
-    function relativeText(milliseconds) {
-        const future = milliseconds > 0;
-        const seconds = Math.round(Math.abs(milliseconds) / 1000);
-        let amount;
-        if (seconds < 60) amount = seconds + " s";
-        else if (seconds < 3600) amount = Math.floor(seconds / 60) + " min";
-        else if (seconds < 86400) {
-            amount = Math.floor(seconds / 3600) + " h " + (Math.floor(seconds / 60) % 60) + " min";
+    function hoursAndMinutes(minutes) {
+        const rest = minutes % 60;
+        return Math.floor(minutes / 60) + " h" + (rest === 0 ? "" : " " + rest + " min");
+    }
+
+    function daysText(days) {
+        return days === 1 ? "1 day" : days + " days";
+    }
+
+    // [text, the moment it next changes], both as DateText.relative says.
+    function relativeText(date, now) {
+        const delta = date - now;
+        if (delta > 0) {
+            const seconds = Math.ceil(delta / 1000);
+            if (seconds < 60) return ["in " + seconds + " s", date - (seconds - 1) * 1000];
+            const minutes = Math.ceil(seconds / 60);
+            if (minutes < 60) return ["in " + minutes + " min", date - Math.max(59, (minutes - 1) * 60) * 1000];
+            if (minutes < 1440) return ["in " + hoursAndMinutes(minutes), date - (minutes - 1) * 60000];
+            const days = Math.floor(minutes / 1440);
+            return ["in " + daysText(days), date - (days * 1440 - 1) * 60000];
         }
-        else amount = Math.floor(seconds / 86400) + " d";
-        return future ? "in " + amount : amount + " ago";
+        const seconds = Math.floor(-delta / 1000);
+        if (seconds === 0) return ["now", date + 1000];
+        if (seconds < 60) return [seconds + " s ago", date + (seconds + 1) * 1000];
+        const minutes = Math.floor(seconds / 60);
+        if (minutes < 60) return [minutes + " min ago", date + (minutes + 1) * 60000];
+        if (minutes < 1440) return [hoursAndMinutes(minutes) + " ago", date + (minutes + 1) * 60000];
+        const days = Math.floor(minutes / 1440);
+        return [daysText(days) + " ago", date + (days + 1) * 86400000];
+    }
+
+    // [text, the moment it next changes], as DateText.timer says.
+    function timerText(date, now) {
+        const delta = date - now;
+        if (delta > 0) {
+            const seconds = Math.ceil(delta / 1000);
+            return [clockText(seconds), date - (seconds - 1) * 1000];
+        }
+        const seconds = Math.floor(-delta / 1000);
+        return [clockText(seconds), date + (seconds + 1) * 1000];
+    }
+
+    // The wall clock of `milliseconds` in `zone` (the page's when empty or unknown): numbers, and the offset from UTC.
+    function wallClock(milliseconds, zone) {
+        let format = zoneFormats.get(zone);
+        if (!format) {
+            const options = { hourCycle: "h23", year: "numeric", month: "numeric", day: "numeric", hour: "numeric",
+                              minute: "numeric", second: "numeric", weekday: "short" };
+            try {
+                format = new Intl.DateTimeFormat("en-US", zone ? { ...options, timeZone: zone } : options);
+            } catch (error) {
+                format = new Intl.DateTimeFormat("en-US", options);
+            }
+            zoneFormats.set(zone, format);
+        }
+        const parts = {};
+        for (const part of format.formatToParts(new Date(milliseconds))) parts[part.type] = part.value;
+        const wall = { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day),
+                       hour: Number(parts.hour) % 24, minute: Number(parts.minute), second: Number(parts.second),
+                       weekday: parts.weekday };
+        const asUTC = Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second);
+        wall.offset = asUTC - Math.floor(milliseconds / 1000) * 1000;
+        return wall;
+    }
+
+    const monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+    // [text, the moment it next changes] of a date text, or null for one that never changes (a fixed time or day).
+    function dateText(element, now) {
+        const style = element.dataset.style;
+        const date = Date.parse(element.getAttribute("datetime"));
+        if (Number.isNaN(date)) return null;
+        if (style === "relative") return relativeText(date, now);
+        if (style === "timer") return timerText(date, now);
+        if (!("now" in element.dataset)) return null;
+        const wall = wallClock(now, element.dataset.tz || "");
+        if (style === "time") {
+            const seconds = "seconds" in element.dataset;
+            const unit = seconds ? 1000 : 60000;
+            const text = pad(wall.hour) + ":" + pad(wall.minute) + (seconds ? ":" + pad(wall.second) : "");
+            return [text, Math.floor(now / unit) * unit + unit];
+        }
+        if (style === "date") {
+            const local = now + wall.offset;
+            const midnight = (Math.floor(local / 86400000) + 1) * 86400000 - wall.offset;
+            return [wall.weekday + " " + wall.day + " " + monthNames[wall.month - 1], midnight];
+        }
+        return null;
     }
 
     function tick() {
         tickTimer = null;
-        const texts = document.querySelectorAll("time[data-tick]");
-        if (texts.length === 0) return;
         const now = Date.now();
-        let everySecond = false;
-        texts.forEach((element) => {
-            const date = Date.parse(element.getAttribute("datetime"));
-            if (Number.isNaN(date)) return;
-            const left = date - now;
-            let text;
-            if (element.dataset.tick === "timer") {
-                text = timerText(left);
-                everySecond = true;
-            } else {
-                text = relativeText(left);
-                if (Math.abs(left) < 3600 * 1000) everySecond = true;
-            }
-            if (element.textContent !== text) element.textContent = text;
+        let next = Infinity;
+        document.querySelectorAll("time[data-style]").forEach((element) => {
+            const said = dateText(element, now);
+            if (!said) return;
+            if (element.textContent !== said[0]) element.textContent = said[0];
+            next = Math.min(next, said[1]);
         });
-        // The next tick at the next whole second, or minute when no text shows seconds.
-        const step = everySecond ? 1000 : 60000;
-        tickTimer = setTimeout(tick, step - (Date.now() % step) + 5);
+        if (next !== Infinity && !document.hidden) tickTimer = setTimeout(tick, Math.max(0, next - Date.now()));
     }
 
     function startTicking() {
@@ -196,6 +264,8 @@
         tickTimer = null;
         tick();
     }
+
+    document.addEventListener("visibilitychange", startTicking);
 
     // ---- Stacks -------------------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ enum ManifestViewLoader {
     /// The largest view file read.
     static let maximumFileSize = 256 * 1024
     /// The largest asset accepted (as an image an entry may carry, issue 35).
-    static let maximumAssetSize = 2 * 1024 * 1024
+    static let maximumAssetSize = ImageType.maximumFileSize
 
     /// The validated document of `value` (a widget's `views`) and the file it came from, or nil after reporting why
     /// not through `fail`.
@@ -74,18 +74,15 @@ enum ManifestViewLoader {
         guard let root = files.resolvedPath(folder), let resolved = files.resolvedPath(path),
               resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
         else { return "\"\(name)\" leads out of the asset folder \(folder) (through a symlink)" }
-        guard let read = files.read(path, limit: 12) else { return "\"\(name)\" cannot be read" }
+        guard let read = files.read(path, limit: ImageType.signatureLength) else {
+            return "\"\(name)\" cannot be read"
+        }
         guard read.size <= maximumAssetSize else {
             return "\"\(name)\" is larger than \(maximumAssetSize / 1024 / 1024) MiB"
         }
-        guard isImage(read.bytes) else { return "\"\(name)\" is not a PNG, JPEG or WebP image (by its first bytes)" }
+        guard ImageType(signature: read.bytes) != nil else {
+            return "\"\(name)\" is not a PNG, JPEG or WebP image (by its first bytes)"
+        }
         return nil
-    }
-
-    /// Whether `bytes` start as a PNG, JPEG or WebP file does.
-    static func isImage(_ bytes: [UInt8]) -> Bool {
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return true }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return true }
-        return bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8)
     }
 }
