@@ -9,6 +9,7 @@ import os
 import subprocess
 import time
 import unittest
+from urllib.parse import unquote
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
@@ -16,7 +17,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import WebDriverWait
 
 BASE_URL = os.environ.get("HOST_URL", "http://127.0.0.1:8470")
 ARTIFACTS = os.environ.get("BROWSER_ARTIFACTS", "/tmp/widget-host-browser")
@@ -86,6 +87,20 @@ class HomeScreenTests(unittest.TestCase):
         """Runs an action on elements, again when a live update replaced them meanwhile (ticker widgets change every
         two seconds, and each change redraws their slot)."""
         return self.wait(lambda d: action() or True, what)
+
+    def choose(self, widget, action, value):
+        """Picks `value` in the card's select[data-action=action] in one step, as a person does: ticker cards are
+        redrawn every two seconds, which the several round trips of Selenium's Select may straddle on a loaded
+        machine."""
+        script = """
+            const card = document.querySelector('.widget[data-widget="' + arguments[0] + '"]');
+            const select = card && card.querySelector('select[data-action="' + arguments[1] + '"]');
+            if (!select || !Array.from(select.options).some(o => o.value === arguments[2])) return false;
+            select.value = arguments[2];
+            select.dispatchEvent(new Event("change", { bubbles: true }));
+            return true;
+        """
+        self.wait(lambda d: d.execute_script(script, widget, action, value), "choosing %s for %s" % (value, widget))
 
     def open_home(self):
         self.driver.get(BASE_URL + "/")
@@ -246,10 +261,9 @@ class HomeScreenTests(unittest.TestCase):
             self.wait_for_card(widget)
             self.wait(lambda d, w=widget: widgets_by_id()[w]["currentEntry"] is not None, "%s's timeline" % widget)
         self.set_editing(True)
-        target = self.slot_of(widgets[0]).get_attribute("data-slot")
+        target = self.wait(lambda d: self.slot_of(widgets[0]).get_attribute("data-slot"), "the first one's slot")
         for widget in widgets[1:]:
-            self.retry(lambda w=widget: Select(self.card(w).find_element(
-                By.CSS_SELECTOR, 'select[data-action="stack"]')).select_by_value(target), "stacking %s" % widget)
+            self.choose(widget, "stack", target)
             self.wait(lambda d, w=widget: self.slot_of(w).get_attribute("data-slot") == target,
                       "%s to join the stack" % widget)
         self.set_editing(False)
@@ -273,6 +287,27 @@ class HomeScreenTests(unittest.TestCase):
         self.wait(lambda d: d.find_element(By.ID, "slot-" + target).get_attribute("data-order").split()[0] == pinned,
                   "the pinned widget on top")
         self.set_editing(False)
+
+    def test_4b_a_stack_turns_over_when_relevance_changes(self):
+        steady = self.add_ticker("steady", 5)
+        swinging = widgetctl("add", "--kind", "ticker", "--param", "label=swinging", "--param", "score=9",
+                             "--param", "swing=true", "--json")["id"]
+        for widget in (steady, swinging):
+            self.wait_for_card(widget)
+            self.wait(lambda d, w=widget: widgets_by_id()[w]["currentEntry"] is not None, "%s's timeline" % widget)
+        self.set_editing(True)
+        target = self.wait(lambda d: self.slot_of(steady).get_attribute("data-slot"), "the steady one's slot")
+        self.choose(swinging, "stack", target)
+        self.wait(lambda d: self.slot_of(swinging).get_attribute("data-slot") == target, "the stack")
+        self.set_editing(False)
+        # Nobody touches the stack: its top follows the swinging relevance (9, then 1 against 5), both ways.
+        seen = set()
+        def turned(_):
+            shown = self.shown_in(target)
+            if len(shown) == 1:
+                seen.add(shown[0])
+            return seen == {steady, swinging}
+        self.wait(turned, "the stack's top to follow the relevance both ways")
 
     def test_5_a_tap_opens_the_widgets_url(self):
         widget = self.add_ticker("tap")
@@ -349,12 +384,165 @@ class HomeScreenTests(unittest.TestCase):
             self.open_home()
             self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .slot"), "the grid")
             backgrounds[scheme] = self.driver.execute_script(
-                "return getComputedStyle(document.body).backgroundColor")
+                "return [getComputedStyle(document.body).backgroundColor, "
+                "getComputedStyle(document.querySelector('#grid .wv:not(.wv-bg)')).backgroundColor]")
             path = os.path.join(ARTIFACTS, "home-%s.png" % scheme)
             self.driver.save_screenshot(path)
             self.assertGreater(os.path.getsize(path), 10000, path)
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-        self.assertNotEqual(backgrounds["light"], backgrounds["dark"], "the dark scheme changes the page")
+        self.assertNotEqual(backgrounds["light"][0], backgrounds["dark"][0], "the dark scheme changes the page")
+        self.assertNotEqual(backgrounds["light"][1], backgrounds["dark"][1], "and the widgets drawn by their views")
+
+    # ---- What a person sees and does besides (issue 32 §2, §3) --------------------------------------------------
+
+    def test_9a_before_the_first_timeline_the_placeholder_shows(self):
+        widget = widgetctl("add", "--kind", "ticker", "--param", "label=late", "--param", "delay=6", "--json")["id"]
+        # The page drawn now has the widget, whose first timeline is still seconds away.
+        self.open_home()
+        card = self.wait_for_card(widget)
+        self.assertIn("placeholder", card.get_attribute("class").split())
+        self.assertTrue(card.find_elements(By.CSS_SELECTOR, ".face .wv-placeholder"), "the view's placeholder form")
+        self.assertNotIn("late", self.card_text(widget), "a placeholder shows bars, not the content")
+        self.wait(lambda d: "late " in (self.card_text(widget) or ""), "the first timeline's entry")
+        self.assertFalse(self.card(widget).find_elements(By.CSS_SELECTOR, ".face .wv-placeholder"))
+
+    def test_9b_a_clock_ticks_in_the_page_without_new_entries(self):
+        kinds = [kind["kind"] for kind in widgetctl("kinds", "--json")]
+        self.assertIn("clock", kinds, "the example clock is installed")
+        widget = widgetctl("add", "--kind", "clock", "--json")["id"]
+        self.wait(lambda d: widgets_by_id()[widget]["currentEntry"] is not None, "the clock's first timeline")
+        self.open_home()
+        self.wait_for_card(widget)
+        # The same <time> element changes its text each second: the page's script, not a redraw by the host.
+        self.driver.execute_script("""
+            const time = document.querySelector('.widget[data-widget="' + arguments[0] + '"] time[data-seconds]');
+            window.__clock = { element: time, texts: [time.textContent] };
+            new MutationObserver(() => {
+                const texts = window.__clock.texts;
+                if (texts[texts.length - 1] !== time.textContent) texts.push(time.textContent);
+            }).observe(time, { childList: true, characterData: true, subtree: true });
+        """, widget)
+        texts = self.wait(lambda d: d.execute_script(
+            "return window.__clock.element.isConnected && window.__clock.texts.length >= 3 && window.__clock.texts"),
+            "the clock's seconds to tick twice in the same element")
+        for text in texts:
+            self.assertRegex(text, r"^\d\d:\d\d:\d\d$")
+        self.assertEqual(len(set(texts)), len(texts))
+
+    def test_9c_the_back_side_shows_the_budget_and_a_reload_says_its_decision(self):
+        widget = self.add_ticker("inspect")
+        self.wait_for_card(widget)
+        self.wait(lambda d: widgets_by_id()[widget]["currentEntry"] is not None, "%s's timeline" % widget)
+        self.retry(lambda: self.card(widget).find_element(By.CSS_SELECTOR, 'button[data-action="inspect"]').click(),
+                   "a click on the i button")
+        back = self.wait(lambda d: [b for b in d.find_elements(
+            By.CSS_SELECTOR, '.widget[data-widget="%s"] .back' % widget) if b.is_displayed()],
+            "the back side")[0]
+        for term in ("State", "Last run", "Next reload", "Budget", "Runs in 24 h"):
+            self.assertIn(term, back.text)
+        back.find_element(By.CSS_SELECTOR, 'button[data-action="reload"]').click()
+        decision = self.wait(lambda d: (lambda t: t if t and t != "Asking the scheduler…" else None)(
+            self.card(widget).find_element(By.CSS_SELECTOR, ".back .decision").text), "the reload's decision")
+        # The daemon's answer in words; under the case's 300 s floor, right after the first run, a deferral.
+        self.assertRegex(decision, r"^(Ran at |Joined the run already planned for |Deferred until )")
+        self.assertEqual(self.card(widget).find_element(By.CSS_SELECTOR, ".back .decision").get_attribute("class"),
+                         "decision", "not an error")
+        self.card(widget).find_element(By.CSS_SELECTOR, 'button[data-action="flip-back"]').click()
+
+    def test_9d_resize_opens_a_link_and_remove(self):
+        widget = self.add_ticker("sized")
+        self.wait_for_card(widget)
+        self.wait_for_ticker_text(widget, "sized")
+        self.set_editing(True)
+        before = set(widgets_by_id())
+        self.choose(widget, "resize", "systemMedium")
+        replacement = self.wait(lambda d: set(widgets_by_id()) - before, "the medium widget")
+        medium = replacement.pop()
+        listed = widgets_by_id()
+        self.assertNotIn(widget, listed, "the small one is gone")
+        self.assertEqual(listed[medium]["family"], "systemMedium")
+        self.assertEqual(listed[medium]["configuration"]["label"], "sized")
+        card = self.wait_for_card(medium)
+        self.wait(lambda d: self.card(medium).find_element(By.XPATH, "./ancestor::section[1]")
+                  .get_attribute("data-family") == "systemMedium", "a medium slot")
+        self.set_editing(False)
+        # A link inside the medium face opens its own address (WidgetKit's Link), not the widget's URL.
+        self.wait_for_ticker_text(medium, "sized")
+        home = self.driver.current_window_handle
+        windows = set(self.driver.window_handles)
+        self.retry(lambda: self.card(medium).find_element(By.CSS_SELECTOR, "a.wv-link").click(), "a tap on Open")
+        opened = self.wait(lambda d: set(d.window_handles) - windows, "a new tab")
+        self.driver.switch_to.window(opened.pop())
+        try:
+            self.wait(lambda d: d.current_url == "http://127.0.0.1:8470/?linked=sized", "the link's address")
+        finally:
+            self.driver.close()
+            self.driver.switch_to.window(home)
+        self.set_editing(True)
+        self.retry(lambda: self.card(medium).find_element(By.CSS_SELECTOR, 'button[data-action="remove"]').click(),
+                   "a click on Remove")
+        self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '.widget[data-widget="%s"]' % medium),
+                  "the card to go")
+        self.assertNotIn(medium, widgets_by_id())
+        self.set_editing(False)
+
+    def test_9e_a_kinds_image_comes_from_its_asset_folder(self):
+        # The weather's medium view shows the provider's badge.png.
+        weather = widgetctl("add", "--kind", "weather", "--family", "systemMedium", "--json")["id"]
+        self.wait(lambda d: widgets_by_id()[weather]["currentEntry"] is not None, "the weather's first timeline")
+        self.open_home()
+        image = self.wait(lambda d: d.find_elements(
+            By.CSS_SELECTOR, '.widget[data-widget="%s"] img' % weather), "the weather badge")[0]
+        self.assertEqual(image.get_attribute("src"), BASE_URL + "/kind-assets/weather/badge.png")
+        self.wait(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image),
+                  "the badge to load")
+        self.assertTrue(image.get_attribute("alt"))
+        statuses = self.driver.execute_script("""
+            return Promise.all(arguments[0].map(path => fetch(path).then(r => r.status + ' ' +
+                (r.headers.get('content-type') || ''))));
+        """, ["/kind-assets/weather/badge.png", "/kind-assets/weather/..%2f..%2fweather.toml",
+              "/kind-assets/weather/weather.views.json", "/kind-assets/nokind/badge.png"])
+        self.expected_console_errors += ["weather.toml", "weather.views.json", "nokind"]
+        self.assertEqual(statuses[0], "200 image/png")
+        for status in statuses[1:]:
+            self.assertIn(status.split()[0], ("400", "404"), status)
+
+    def test_9f_content_is_text_and_the_page_is_usable_without_a_mouse(self):
+        hostile = "<img src=x onerror=alert(1)>"
+        widget = self.add_ticker(hostile)
+        self.wait_for_card(widget)
+        self.wait(lambda d: hostile in (self.card_text(widget) or ""), "the label, shown as text")
+        self.assertFalse(self.card(widget).find_elements(By.CSS_SELECTOR, ".face img"), "no element from content")
+        # Every control has a name a screen reader says; every picture a text; every card says what it is.
+        unnamed = self.driver.execute_script("""
+            return Array.from(document.querySelectorAll('button, select, input, a[href]')).filter(e =>
+                !(e.getAttribute('aria-label') || e.textContent.trim() || e.closest('label')))
+                .map(e => e.outerHTML.slice(0, 80));
+        """)
+        self.assertEqual(unnamed, [])
+        self.assertEqual(self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('img:not([alt])')).length"), 0)
+        self.assertEqual(self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('#grid .widget:not([aria-label])')).length"), 0)
+        self.assertEqual(self.driver.execute_script("return document.documentElement.lang"), "en")
+        # The keyboard reaches a widget's tap target, and Enter opens it as a tap does.
+        home = self.driver.current_window_handle
+        windows = set(self.driver.window_handles)
+        url = self.wait(lambda d: self.card(widget).get_attribute("data-url"), "the widget's URL")
+        def press_enter():
+            tap = self.card(widget).find_element(By.CSS_SELECTOR, "a.wv-tap")
+            self.driver.execute_script("arguments[0].focus()", tap)
+            self.assertEqual(self.driver.switch_to.active_element, tap)
+            tap.send_keys(Keys.ENTER)
+        self.retry(press_enter, "Enter on the widget")
+        opened = self.wait(lambda d: set(d.window_handles) - windows, "a new tab")
+        self.driver.switch_to.window(opened.pop())
+        try:
+            # Compared decoded: the browser may write the label's percent-escapes its own way.
+            self.wait(lambda d: unquote(d.current_url) == unquote(url), "the widget's URL")
+        finally:
+            self.driver.close()
+            self.driver.switch_to.window(home)
 
 
 if __name__ == "__main__":

@@ -54,8 +54,10 @@ trap 'rm -f "$log"' EXIT
 for case_file in "${cases[@]}"; do
     name=$(basename "$case_file" .sh)
     started=$(date +%s%N)
+    # A case may need longer than 180 s (a browser session): it says so in a line "# case-timeout: SECONDS".
+    limit=$(sed -n 's/^# case-timeout: \([0-9][0-9]*\)$/\1/p' "$case_file" | head -1)
     set +e
-    timeout --kill-after=10 "${SYSTEM_TEST_TIMEOUT:-180}" "$here/sdbox.sh" "${binds[@]}" -- \
+    timeout --kill-after=10 "${SYSTEM_TEST_TIMEOUT:-${limit:-180}}" "$here/sdbox.sh" "${binds[@]}" -- \
         env BUILD_DIR="$build_dir" bash -c 'cd "$1" && set -euo pipefail && source Tests/System/lib.sh && source "$2"' \
         case "$repo" "$case_file" > "$log" 2>&1 < /dev/null
     status=$?; echo "[$(date +%T.%3N)] case ended" >> "$log"

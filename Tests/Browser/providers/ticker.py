@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The browser tests' provider (protocol v1): a timeline with a new entry every two seconds, so a test sees an
 entry change arrive at its date; a relevance from the configuration, so a stack has an order to show; and a URL,
-so a tap has somewhere to go (the home screen itself: the machine has no network)."""
+so a tap has somewhere to go (the home screen itself: the machine has no network). With `delay`, a timeline takes that
+many seconds to come, so a test sees the placeholder first."""
 import json
 import sys
+import time
 from datetime import datetime, timedelta, timezone
 
 STEP_SECONDS = 2
@@ -40,6 +42,7 @@ def answer(request):
     if kind in ("snapshot", "placeholder"):
         return {"entry": {"date": format_date(now), "content": content(configuration, 0, now)}}
     score = configuration.get("score") or 0
+    time.sleep(min(max(configuration.get("delay") or 0, 0), 8))
     # Whole seconds on a common grid, so widgets added apart change at the same instants (a burst for the page).
     start = now.replace(microsecond=0) + timedelta(seconds=1)
     start += timedelta(seconds=(-start.second) % STEP_SECONDS)
@@ -47,8 +50,10 @@ def answer(request):
     for number in range(ENTRIES):
         date = start + timedelta(seconds=number * STEP_SECONDS)
         entry = {"date": format_date(date), "content": content(configuration, number, date)}
-        if score:
-            entry["relevance"] = {"score": score, "duration": 0}
+        # With `swing`, odd entries are barely relevant: a stack holding this widget turns over every two seconds.
+        entry_score = 1 if configuration.get("swing") and number % 2 else score
+        if entry_score:
+            entry["relevance"] = {"score": entry_score, "duration": 0}
         entries.append(entry)
     return {"entries": entries, "policy": "atEnd"}
 

@@ -1,6 +1,7 @@
 # The web home screen (issue 32) under a real systemd: widget-host's units verify and are hardened, the host serves
 # the daemon's widgets with its security headers and refuses strangers, and headless Chromium drives it through
 # Tests/Browser (see, gallery, configure, stacks, taps, arrange, daemon down and back, both color schemes).
+# case-timeout: 900
 step "install; the host's units verify silently"
 start_widget_scheduler "minimum-interval = 300"
 need_program widget-host
@@ -16,7 +17,8 @@ report "systemd-analyze security widget-host.service: exposure $exposure"
 awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' || fail "exposure $exposure is above 2.0"
 
 step "the test provider and the example widgets"
-cp Tests/Browser/providers/ticker.py Tests/Browser/providers/ticker.toml /etc/widget-scheduler/providers/
+cp Tests/Browser/providers/ticker.py Tests/Browser/providers/ticker.toml Tests/Browser/providers/ticker.views.json \
+    /etc/widget-scheduler/providers/
 reload_until_served ticker
 for kind in weather quote system; do widgetctl add --kind "$kind" > /dev/null; done
 
