@@ -24,11 +24,11 @@ for kind in weather quote system; do widgetctl add --kind "$kind" > /dev/null; d
 
 step "systemctl start widget-host: a dynamic user in the group widget-scheduler"
 systemctl start widget-host.service || { journalctl -u widget-host --no-pager -n 30 >&2; fail "widget-host failed"; }
-http() {  # http METHOD PATH [HEADER...]: prints "STATUS" then the headers and body
-    python3 - "$@" << 'PY'
-import sys, urllib.request, urllib.error
+http() {  # http METHOD PATH [HEADER...]: prints "STATUS" then the headers and body; a POST sends $BODY or {}
+    BODY=${BODY:-} python3 - "$@" << 'PY'
+import os, sys, urllib.request, urllib.error
 method, path, *headers = sys.argv[1:]
-body = b"{}" if method == "POST" else None
+body = (os.environ["BODY"] or "{}").encode() if method == "POST" else None
 request = urllib.request.Request("http://127.0.0.1:8470" + path, method=method, data=body)
 for header in headers:
     name, value = header.split(": ", 1)
@@ -57,3 +57,18 @@ report "widget-host runs as $user, groups: $(ps -o supgrp= -p "$(unit_property w
 step "the browser tests (headless Chromium)"
 BROWSER_ARTIFACTS=$PWD/.build-artifacts/browser Tests/Browser/run.sh
 report "screenshots: .build-artifacts/browser/home-light.png, home-dark.png"
+
+step "a tap sent to a command (tap-command), only for an address the widget shows"
+printf 'tap-command = ["/usr/bin/logger", "-t", "widget-tap"]\n' > /etc/widget-scheduler/widget-host.toml
+systemctl restart widget-host.service
+tapped=$(widgetctl add --kind ticker --param label=command --json | json_get 'd["id"]')
+open_tap() {  # open_tap URL: the page's POST of a tap, from the host's own origin; prints the status
+    BODY="{\"url\": \"$1\"}" http POST "/api/widgets/$tapped/open" "Host: 127.0.0.1:8470" \
+        "Origin: http://127.0.0.1:8470" "Content-Type: application/json" | head -1
+}
+opened() { [ "$(open_tap "http://127.0.0.1:8470/?tapped=command")" = 200 ]; }
+wait_until 60 "the host to know $tapped's URL and open it" opened
+logged() { journalctl -t widget-tap --no-pager -o cat | grep -qxF "http://127.0.0.1:8470/?tapped=command"; }
+wait_until 30 "logger to record the tapped URL" logged
+expect_eq "$(open_tap "https://elsewhere.example/")" 403 "a tap on an address the widget does not show"
+report "tap-command ran: $(journalctl -t widget-tap --no-pager -o cat | tail -1)"
