@@ -102,7 +102,7 @@ let package = Package(
         .target(
             name: "WidgetHost",
             dependencies: [
-                "WidgetControlClient", "WidgetProtocol", "WidgetViews",
+                "WidgetControlClient", "WidgetProtocol", "WidgetSchedulerCore", "WidgetViews",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

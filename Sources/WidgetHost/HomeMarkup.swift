@@ -13,6 +13,8 @@ enum HomeMarkup {
         var kinds: [String: KindsMethod.Kind]
         /// Other slots a widget of this one could join (same family, room left), as (slot id, label).
         var stackTargets: [(id: String, label: String)]
+        /// Widgets whose last run failed, with the failure in words (`RunFailureText`).
+        var failures: [String: String] = [:]
     }
 
     static func page(title: String, version: Int, daemonDown: String?, tapsToCommand: Bool, grid: String) -> String {
@@ -71,7 +73,8 @@ enum HomeMarkup {
         for (index, id) in model.order.enumerated() {
             guard let widget = model.widgets[id], let face = faces[id] else { continue }
             html += card(widget, face: face, kind: model.kinds[widget.kind], shown: index == 0, position: index,
-                         count: model.order.count, pinned: slot.pinned == id, stackTargets: model.stackTargets)
+                         count: model.order.count, pinned: slot.pinned == id, stackTargets: model.stackTargets,
+                         failure: model.failures[id])
         }
         if isStack {
             html += "<div class=\"stack-nav\"><button type=\"button\" class=\"flip\" data-flip=\"-1\" "
@@ -84,7 +87,7 @@ enum HomeMarkup {
 
     static func card(
         _ widget: WidgetSummary, face: RenderedFace, kind: KindsMethod.Kind?, shown: Bool, position: Int, count: Int,
-        pinned: Bool, stackTargets: [(id: String, label: String)]
+        pinned: Bool, stackTargets: [(id: String, label: String)], failure: String? = nil
     ) -> String {
         let name = kind?.displayName ?? widget.kind
         let id = HTML.escape(widget.id)
@@ -92,10 +95,14 @@ enum HomeMarkup {
             + "\" data-widget=\"\(id)\" data-kind=\"\(HTML.escape(widget.kind))\""
         if let url = face.urls.first { html += " data-url=\"\(HTML.escape(url))\"" }
         html += " aria-label=\"\(HTML.escape(name))\(count > 1 ? ", \(position + 1) of \(count)" : "")\""
+            + (failure == nil ? "" : " aria-describedby=\"failure-\(id)\"")
             + "\(shown ? "" : " hidden")>"
         html += "<div class=\"face\">\(face.html)</div>"
-        if let outcome = widget.lastOutcome, outcome != "success", outcome != "running" {
-            html += "<p class=\"badge\" role=\"status\">Last run failed: \(HTML.escape(outcome))</p>"
+        // The failure beside the entry the widget keeps showing; the card's name is its accessible description
+        // too, so a screen reader says it with the widget.
+        if let failure {
+            html += "<p class=\"run-error\" id=\"failure-\(id)\" role=\"status\" title=\"\(HTML.escape(failure))\">"
+                + "\(HTML.escape(failure))</p>"
         }
         if pinned { html += "<p class=\"pin-mark\" title=\"Pinned on top\">Pinned</p>" }
         html += "<div class=\"back\" hidden></div>"

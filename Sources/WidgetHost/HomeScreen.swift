@@ -38,6 +38,10 @@ public actor HomeScreen {
     var previews: [String: (face: RenderedFace, made: Date)] = [:]
     static let previewLifetime: TimeInterval = 600
 
+    /// The words of each failing widget's last failure, from the daemon's `runFinished` event (the list the host
+    /// reads names only the outcome): the card shows them beside the entry it keeps.
+    var failureDetails: [String: String] = [:]
+
     /// The entry each widget's render problems were last reported for: a view's complaints are logged once per
     /// entry, not at every redraw.
     var reportedProblems: [String: Date] = [:]
@@ -84,6 +88,9 @@ public actor HomeScreen {
     }
 
     private func apply(_ event: WatchEvent) async {
+        if event.event == .runFinished {
+            failureDetails[event.widget] = event.outcome == "success" ? nil : event.detail
+        }
         guard var widget = widgets[event.widget] else {
             // A widget added by someone else (widgetctl, an app): read the list again.
             if event.event != .decision {
@@ -104,7 +111,11 @@ public actor HomeScreen {
             widget.lastOutcome = event.outcome
             widget.lastReason = event.reason
             widgets[event.widget] = widget
-            if wasFailing || event.outcome != "success", let slot = layout.slot(holding: event.widget) {
+            let failed = event.outcome != "success"
+            // After a failure the card says what happens next (a retry after a backoff, or quarantine): the
+            // widget's state and next run, which the daemon has settled by the time it answers the next call.
+            if failed { await refreshWidget(event.widget) }
+            if wasFailing || failed, let slot = layout.slot(holding: event.widget) {
                 broadcastSlot(slot.id)
             }
         case .decision:
@@ -134,6 +145,7 @@ public actor HomeScreen {
         faces = newFaces
         widgets = Dictionary(list.widgets.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         reportedProblems = reportedProblems.filter { widgets[$0.key] != nil }
+        failureDetails = failureDetails.filter { widgets[$0.key].map { $0.lastOutcome != "success" } ?? false }
         kinds = Dictionary(kindsReply.kinds.map { ($0.kind, $0) }, uniquingKeysWith: { _, last in last })
         kindOrder = kindsReply.kinds.map(\.kind)
         let reconciled = layout.reconciled(with: list.widgets.map { ($0.id, $0.family) })
@@ -142,6 +154,13 @@ public actor HomeScreen {
             saveLayout()
         }
         await refreshStacks()
+    }
+
+    /// Reads one widget's state again (its state and next run after a failure).
+    func refreshWidget(_ id: String) async {
+        guard let list = try? await daemon.call(ListMethod.self, NoParameters()),
+              let fresh = list.widgets.first(where: { $0.id == id }), widgets[id] != nil else { return }
+        widgets[id] = fresh
     }
 
     /// Orders every stack by the daemon's `Stack` (one call for all of them), and wakes again when the first
@@ -267,7 +286,13 @@ public actor HomeScreen {
             (id: other.id, label: other.widgets.compactMap { widgets[$0] }.map { kindName($0.kind) }
                 .joined(separator: ", "))
         }
-        return HomeMarkup.SlotModel(slot: slot, order: order, widgets: widgets, kinds: kinds, stackTargets: targets)
+        let failures = order.reduce(into: [String: String]()) { failures, id in
+            if let widget = widgets[id], let text = RunFailureText.describe(widget, detail: failureDetails[id]) {
+                failures[id] = text
+            }
+        }
+        return HomeMarkup.SlotModel(slot: slot, order: order, widgets: widgets, kinds: kinds, stackTargets: targets,
+                                    failures: failures)
     }
 
     func kindName(_ kind: String) -> String {

@@ -563,5 +563,31 @@ class HomeScreenTests(unittest.TestCase):
             self.driver.close()
             self.driver.switch_to.window(home)
 
+
+    def test_9g_a_failing_provider_shows_its_error_beside_the_entry_it_keeps(self):
+        widget = self.add_ticker("fragile")
+        self.wait_for_card(widget)
+        self.wait_for_ticker_text(widget, "fragile")
+        # The provider now fails: its configuration run exits with status 3 (budget-exempt, so it runs at once).
+        widgetctl("configure", widget, "--param", "fail=true")
+        error = self.wait(lambda d: [e for e in d.find_elements(
+            By.CSS_SELECTOR, '.widget[data-widget="%s"] .run-error' % widget) if e.is_displayed()],
+            "the failure beside %s" % widget)[0]
+        text = error.get_attribute("textContent")
+        self.assertTrue(text.startswith("Not updated: its provider exited with status 3."), text)
+        # What happens next, as the daemon has it: a retry after the backoff.
+        state = widgets_by_id()[widget]
+        if state["state"] == "backoff":
+            self.assertIn("Trying again at ", text)
+        # The card keeps the last entry, and a screen reader hears the failure with the widget.
+        self.assertIn("fragile ", self.card_text(widget))
+        self.assertEqual(self.card(widget).get_attribute("aria-describedby"), error.get_attribute("id"))
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, "provider-failed.png"))
+        # Fixed, the next run succeeds and the words go.
+        widgetctl("configure", widget, "--param", "fail=false")
+        self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '.widget[data-widget="%s"] .run-error' % widget),
+                  "the failure to go after a good run")
+        self.wait_for_ticker_text(widget, "fragile")
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
