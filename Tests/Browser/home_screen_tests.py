@@ -589,5 +589,92 @@ class HomeScreenTests(unittest.TestCase):
                   "the failure to go after a good run")
         self.wait_for_ticker_text(widget, "fragile")
 
+    # ---- Accessibility: roles and names as a screen reader gets them, the keyboard's order, contrast ------------
+
+    def accessibility_tree(self):
+        """Chromium's own accessibility tree (what a screen reader reads): the nodes not ignored, each with its
+        role, name and DOM node."""
+        self.driver.execute_cdp_cmd("Accessibility.enable", {})
+        nodes = self.driver.execute_cdp_cmd("Accessibility.getFullAXTree", {})["nodes"]
+        return [{"role": (node.get("role") or {}).get("value"), "name": (node.get("name") or {}).get("value") or "",
+                 "node": node.get("backendDOMNodeId")} for node in nodes if not node.get("ignored")]
+
+    def test_9h_every_control_and_widget_has_a_role_and_a_name(self):
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .widget"), "the grid")
+        tree = self.accessibility_tree()
+        roles = [node["role"] for node in tree]
+        for landmark in ("banner", "main"):
+            self.assertEqual(roles.count(landmark), 1, "one %s landmark: %s" % (landmark, sorted(set(roles))))
+        self.assertIn("heading", roles)
+        interactive = ("button", "link", "combobox", "textbox", "checkbox", "spinbutton", "searchbox", "image", "img",
+                       "listbox", "radio", "slider", "switch", "menuitem")
+        unnamed = [node for node in tree if node["role"] in interactive and not node["name"].strip()]
+        self.assertEqual(unnamed, [], "controls and pictures without a name")
+        widgets = self.driver.execute_script("return document.querySelectorAll('#grid .widget:not([hidden])').length")
+        articles = [node for node in tree if node["role"] == "article"]
+        self.assertEqual(len(articles), widgets, "each shown widget is an article")
+        self.assertTrue(all(node["name"] for node in articles), articles)
+        # The panels are dialogs with names once open, and focus stays in them.
+        self.driver.find_element(By.ID, "open-gallery").click()
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#gallery .kind"), "the gallery")
+        dialogs = [node for node in self.accessibility_tree() if node["role"] == "dialog"]
+        self.assertEqual([node["name"] for node in dialogs], ["Add a widget"])
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        self.wait(lambda d: not d.find_element(By.ID, "gallery").get_attribute("open"), "Escape to close the gallery")
+        self.assertEqual(self.driver.switch_to.active_element.get_attribute("id"), "open-gallery",
+                         "focus back on the button that opened it")
+
+    def test_9i_the_keyboard_goes_through_the_page_in_reading_order_and_keeps_its_place(self):
+        self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .widget"), "the grid")
+        self.assertEqual(self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('[tabindex]')).filter(e => e.tabIndex > 0).length"), 0,
+            "no positive tabindex: the order is the document's")
+        # Slots in the document's order are in reading order on screen: row by row, left to right.
+        boxes = self.driver.execute_script("""
+            return Array.from(document.querySelectorAll('#grid > .slot')).map(s => {
+                const r = s.getBoundingClientRect(); return [s.dataset.slot, r.top, r.left, r.bottom]; });""")
+        for before, after in zip(boxes, boxes[1:]):
+            same_row = after[1] < before[3] and before[1] < after[3]
+            self.assertTrue(after[1] >= before[3] - 1 or (same_row and after[2] > before[2]),
+                            "%s comes after %s in the document but not on screen" % (after[0], before[0]))
+        # Tab from the top: every stop is visible and shows a ring, the header's buttons come first, then the
+        # widgets in the grid's order. Ticker entries redraw their slots meanwhile; focus must survive that.
+        self.driver.execute_script("""
+            window.__stops = [];
+            document.addEventListener('focusin', (event) => {
+                const e = event.target, card = e.closest('.widget'), slot = e.closest('.slot');
+                const style = getComputedStyle(e);
+                window.__stops.push({
+                    what: e.id || (e.dataset.action || e.className || e.tagName) + '',
+                    widget: card ? card.dataset.widget : null,
+                    slot: slot ? slot.dataset.slot : null,
+                    visible: e.getClientRects().length > 0 && style.visibility !== 'hidden',
+                    ring: (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0)
+                        || style.boxShadow !== 'none',
+                });
+            });
+            document.activeElement && document.activeElement.blur();""")
+        slots = [box[0] for box in boxes]
+        stops = []
+        for _ in range(6 * len(slots) + 10):
+            ActionChains(self.driver).send_keys(Keys.TAB).perform()
+            stops = self.driver.execute_script("return window.__stops")
+            if stops and stops[-1]["slot"] == slots[-1]:
+                break
+        self.assertGreaterEqual(len(stops), 3)
+        self.assertEqual([stop["what"] for stop in stops[:2]], ["edit-toggle", "open-gallery"])
+        hidden = [stop for stop in stops if not stop["visible"]]
+        self.assertEqual(hidden, [], "focus went to something not on screen")
+        ringless = [stop for stop in stops if not stop["ring"]]
+        self.assertEqual(ringless, [], "a focused element shows no ring")
+        visited = []
+        for stop in stops[2:]:
+            if stop["slot"] and (not visited or visited[-1] != stop["slot"]):
+                visited.append(stop["slot"])
+        path = " ".join("%s@%s/%s" % (stop["what"], stop["slot"], stop["widget"]) for stop in stops)
+        self.assertEqual(visited, slots[:len(visited)], "the keyboard's order is the grid's: " + path)
+        self.assertEqual(visited[-1], slots[-1], "Tab reaches the last widget")
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -79,12 +79,47 @@
     const flipped = new Map();
     const keepFlipMilliseconds = 15000;
 
+    // A redraw replaces elements: the one that had the keyboard's focus gets it back in its new form, so a person
+    // moving through the page with Tab keeps their place when an entry changes.
+    const focusable = "a[href], button, select, input, textarea, [tabindex]";
+
+    function focusAddress(root) {
+        const active = document.activeElement;
+        if (!active || active === document.body || !root.contains(active)) return null;
+        const card = active.closest(".widget");
+        const slot = active.closest(".slot");
+        return {
+            widget: card ? card.dataset.widget : null,
+            slot: slot ? slot.dataset.slot : null,
+            index: Array.from((card || slot || root).querySelectorAll(focusable)).indexOf(active),
+        };
+    }
+
+    function restoreFocus(address, root) {
+        if (!address || address.index < 0) return;
+        let slot = root;
+        if (address.slot !== null && root.dataset.slot !== address.slot) {
+            slot = root.querySelector('.slot[data-slot="' + CSS.escape(address.slot) + '"]');
+        }
+        if (!slot) return;
+        let scope = slot;
+        if (address.widget) {
+            scope = slot.querySelector('.widget[data-widget="' + CSS.escape(address.widget) + '"]');
+            // A stack that turned over hid the card that had the focus: the card now on top takes it.
+            if (!scope || scope.hidden) scope = slot.querySelector(".widget:not([hidden])");
+        }
+        const again = scope && scope.querySelectorAll(focusable)[address.index];
+        if (again) again.focus({ preventScroll: true });
+    }
+
     function replaceGrid(payload) {
         if (payload.version === version && grid.childElementCount > 0 && version !== 0) return;
         version = payload.version;
         grid.dataset.version = String(version);
+        const focused = focusAddress(grid);
         grid.replaceChildren(nodes(payload.html));
         grid.querySelectorAll(".slot").forEach(restoreFlip);
+        restoreFocus(focused, grid);
         schedulePreviewLoads(grid);
         startTicking();
     }
@@ -98,6 +133,7 @@
         if (!fresh) return;
         // Keep an open back side open.
         const openBack = old.querySelector(".widget.flipped");
+        const focused = focusAddress(old);
         old.replaceWith(fresh);
         restoreFlip(fresh);
         if (openBack) {
@@ -108,6 +144,7 @@
                 again.classList.add("flipped");
             }
         }
+        restoreFocus(focused, fresh);
         startTicking();
     }
 
