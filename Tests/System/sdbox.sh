@@ -136,9 +136,11 @@ fi
 export SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=1
 started=$(date +%s%N)
 # nspawn's own seccomp filter leaves out Landlock (systemd 252), which widget-scheduler uses to sandbox its providers:
-# allow it, as a machine booted by systemd allows it. (seccomp itself nspawn allows.)
+# allow it, as a machine booted by systemd allows it. (seccomp itself nspawn allows.) A network namespace of its own,
+# with only a loopback device: containers booted side by side (other worktrees' tests) each have their own
+# 127.0.0.1, so a web host's port in one is not taken by, or answered from, another.
 setpriv --pdeathsig TERM -- systemd-nspawn --quiet --directory="$root" --machine="$name" --register=no \
-    --keep-unit --console=read-only "${binds[@]}" \
+    --keep-unit --console=read-only --private-network "${binds[@]}" \
     --system-call-filter="landlock_create_ruleset landlock_add_rule landlock_restrict_self" --boot -- --unit=sdbox.target \
     > "$scratch/console.log" 2>&1 < /dev/null &
 nspawn_pid=$!
