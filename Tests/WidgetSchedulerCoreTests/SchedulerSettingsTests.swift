@@ -23,8 +23,4 @@ import Testing
     func floorAndBudgetBindAllButDeveloperKinds(_ developerKinds: Set<String>, _ kind: String, _ binds: Bool) {
         #expect(SchedulerSettings(developerKinds: developerKinds).bindsFloorAndBudget(ofKind: kind) == binds)
     }
-
-    @Test func theTableHasMoreDeveloperKindsThanAreComparedOneByOne() {
-        #expect(Self.manyKinds.count > SchedulerSettings.developerKindsCompared)
-    }
 }

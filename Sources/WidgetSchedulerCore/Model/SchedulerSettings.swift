@@ -53,15 +53,9 @@ public struct SchedulerSettings: Sendable, Hashable, Codable {
 
     /// Whether the floor and the budget bind `kind`'s budgeted runs: every kind but those in developer mode.
     public func bindsFloorAndBudget(ofKind kind: String) -> Bool {
-        // isEmpty first: hashing the kind for an empty set showed in the profile of a 10 000-widget reload. A few
-        // kinds are compared rather than hashed: this is asked about four times a run of a developer-mode kind.
-        if developerKinds.isEmpty { return true }
-        if developerKinds.count <= Self.developerKindsCompared { return !developerKinds.contains { $0 == kind } }
-        return !developerKinds.contains(kind)
+        // isEmpty first: without developer kinds, as nearly always, the kind is not hashed at all.
+        developerKinds.isEmpty || !developerKinds.contains(kind)
     }
-
-    /// Up to this many developer kinds, `bindsFloorAndBudget(ofKind:)` compares the kind with each.
-    static let developerKindsCompared = 4
 
     /// Seconds between two tokens: 86 400 / dailyBudget (1 200 s by default), infinite when the daily budget is 0.
     public var refillInterval: Double { dailyBudget > 0 ? 86_400 / dailyBudget : .infinity }
