@@ -35,7 +35,7 @@ final class RunReporter {
             JournalField.messageID: JournalMessageID.runStarted.metadataValue,
             JournalField.reloadReason: .string(reason.rawValue),
             JournalField.providerPID: .string(String(pid)),
-            JournalField.tokens: .string(Self.twoDecimals(tokens)),
+            JournalField.tokens: .string(String(format: "%.2f", tokens)),
             JournalField.widgetID: .string(id),
             JournalField.widgetKind: .string(kind),
         ])
@@ -107,7 +107,7 @@ final class RunReporter {
         fields.set(JournalField.reloadReason, .string(end.reason.rawValue))
         fields.set(JournalField.providerPID, .string(String(stats.pid)))
         fields.set(JournalField.durationUsec, .string(String(Int(saturating: stats.duration * 1_000_000))))
-        fields.set(JournalField.tokens, .string(Self.twoDecimals(end.tokens)))
+        fields.set(JournalField.tokens, .string(String(format: "%.2f", end.tokens)))
         fields.set(JournalField.widgetID, .string(id))
         fields.set(JournalField.widgetKind, .string(kind))
         if let status = stats.exitStatus {
@@ -162,7 +162,7 @@ final class RunReporter {
             JournalField.messageID: JournalMessageID.requestDecided.metadataValue,
             JournalField.decision: "\(decided.decision.name)",
             JournalField.nextReload: "\(at)",
-            JournalField.tokens: "\(Self.twoDecimals(tokens))",
+            JournalField.tokens: .string(String(format: "%.2f", tokens)),
         ]
         var text = "\(id): reload request \(decided.decision.name)"
         if let because = decided.decision.because {
@@ -203,7 +203,7 @@ final class RunReporter {
         let fields: Logger.Metadata = [
             JournalField.messageID: JournalMessageID.budgetExhausted.metadataValue,
             JournalField.nextReload: "\(next)",
-            JournalField.tokens: "\(Self.twoDecimals(tokens))",
+            JournalField.tokens: .string(String(format: "%.2f", tokens)),
         ]
         logger.notice("\(id): refresh budget exhausted; next token at \(next)",
                       metadata: Self.metadata(id, kind: kind, fields))
@@ -221,45 +221,5 @@ final class RunReporter {
         if fields[JournalField.widgetID] == nil { fields[JournalField.widgetID] = .string(id) }
         if fields[JournalField.widgetKind] == nil, let kind { fields[JournalField.widgetKind] = .string(kind) }
         return fields
-    }
-
-    /// `value` with two decimals, as `%.2f` writes it, without `String(format:)`: every end-of-run line carries the
-    /// tokens left, and Foundation's formatter is slow for a line written with every run.
-    static func twoDecimals(_ value: Double) -> String {
-        // Exact only away from a half-hundredth, where value × 100's rounding error cannot change the answer;
-        // the rest (and large or non-finite values) go to printf, which rounds the exact binary value.
-        let scaled = value * 100
-        let fraction = scaled - scaled.rounded(.down)
-        guard value.isFinite, abs(value) < 1e6, abs(fraction - 0.5) > 1e-6 else {
-            return String(format: "%.2f", value)
-        }
-        let hundredths = Int64(scaled.rounded())
-        let negative = hundredths < 0 || (hundredths == 0 && value.sign == .minus)
-        let whole = hundredths.magnitude / 100
-        let cents = UInt8(hundredths.magnitude % 100)
-        var wholeDigits = 1
-        var rest = whole
-        while rest >= 10 {
-            rest /= 10
-            wholeDigits += 1
-        }
-        let count = (negative ? 1 : 0) + wholeDigits + 3
-        // The digits written from the last into the string's own storage (inline, at these lengths), where an
-        // interpolation would build and join four parts.
-        return String(unsafeUninitializedCapacity: count) { text in
-            let zero = UInt8(ascii: "0")
-            text[count - 1] = zero + cents % 10
-            text[count - 2] = zero + cents / 10
-            text[count - 3] = UInt8(ascii: ".")
-            var index = count - 4
-            rest = whole
-            repeat {
-                text[index] = zero + UInt8(rest % 10)
-                rest /= 10
-                index -= 1
-            } while rest > 0
-            if negative { text[0] = UInt8(ascii: "-") }
-            return count
-        }
     }
 }
