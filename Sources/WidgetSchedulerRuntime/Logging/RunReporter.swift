@@ -121,16 +121,14 @@ final class RunReporter {
             let foldedText: String
             if folded {
                 fields.set(JournalField.runsFolded, .string(String(earlierRuns)))
-                foldedText = String(concatenating: "; ", String(earlierRuns), " earlier successful ",
-                                    earlierRuns == 1 ? "run" : "runs", " folded into this line")
+                foldedText = "; \(earlierRuns) earlier successful \(earlierRuns == 1 ? "run" : "runs") folded into "
+                    + "this line"
             } else {
                 foldedText = ""
             }
-            // Built in one piece and passed as the message itself: interpolated into a message, it would be copied
-            // again.
-            let text = String(concatenating: id, ": ", kind, " provider answered ", String(timeline.entries.count),
-                              " entries, policy ", timeline.policy.summary, foldedText, tail)
-            logger.info(Logger.Message(stringLiteral: text), metadata: fields.metadata)
+            let text = "\(id): \(kind) provider answered \(timeline.entries.count) entries, policy "
+                + "\(timeline.policy.summary)\(foldedText)\(tail)"
+            logger.info("\(text)", metadata: fields.metadata)
         case .failure(let failure, let detail):
             fields.set(JournalField.messageID, JournalMessageID.runFailed.metadataValue)
             fields.set(JournalField.failureReason, .string(failure.rawValue))
