@@ -12,9 +12,6 @@ import WidgetSchedulerCore
 /// stands for the same runs in both.
 final class RunReporter {
     var logger: Logger
-    /// The metadata of a run's end line, kept between lines, by `writeRunLine`'s shape: succeeded, failed, or
-    /// succeeded standing for earlier runs too, each with or without an exit status.
-    private var runLineTemplates = [MetadataTemplate?](repeating: nil, count: 6)
     /// Successful runs' lines, folded while a widget runs again, alike, before the next state write.
     private var runLines = RunLineFolder<RunEnd>()
 
@@ -93,34 +90,27 @@ final class RunReporter {
         let stderr = end.stderrTail.isEmpty ? "" : end.stderrTail.trimmingCharacters(in: .whitespacesAndNewlines)
         let tail = stderr.isEmpty ? "" : "; stderr: \(stderr.suffix(400))"
         let (id, kind, stats) = (end.id, end.kind, end.stats)
-        // The widget's fields set here, as in `runStarted`, into the kept template of this line's keys (taken out
-        // while it is filled, so that the writes find its storage unshared).
-        let succeeded = end.outcome.isSuccess
-        let folded = succeeded && earlierRuns > 0
+        // The widget's fields in the literal, as in `runStarted`.
+        var fields: Logger.Metadata = [
+            JournalField.reloadReason: .string(end.reason.rawValue),
+            JournalField.providerPID: .string(String(stats.pid)),
+            JournalField.durationUsec: .string(String(Int(saturating: stats.duration * 1_000_000))),
+            JournalField.tokens: .string(String(format: "%.2f", end.tokens)),
+            JournalField.widgetID: .string(id),
+            JournalField.widgetKind: .string(kind),
+        ]
         // A run that started has its exit status and its limits, one that did not neither.
-        let shape = folded ? 4 + (stats.exitStatus == nil ? 0 : 1)
-            : (succeeded ? 0 : 2) + (stats.exitStatus == nil ? 0 : 1)
-        var fields = runLineTemplates[shape].take()
-            ?? MetadataTemplate(keys: Self.runLineKeys(succeeded: succeeded, withExitStatus: stats.exitStatus != nil,
-                                                       folded: folded))
-        defer { runLineTemplates[shape] = fields }
-        fields.set(JournalField.reloadReason, .string(end.reason.rawValue))
-        fields.set(JournalField.providerPID, .string(String(stats.pid)))
-        fields.set(JournalField.durationUsec, .string(String(Int(saturating: stats.duration * 1_000_000))))
-        fields.set(JournalField.tokens, .string(String(format: "%.2f", end.tokens)))
-        fields.set(JournalField.widgetID, .string(id))
-        fields.set(JournalField.widgetKind, .string(kind))
         if let status = stats.exitStatus {
-            fields.set(JournalField.exitStatus, .string(status))
-            fields.set(JournalField.limits, .string(stats.limits ?? RunLimits.process.rawValue))
+            fields[JournalField.exitStatus] = .string(status)
+            fields[JournalField.limits] = .string(stats.limits ?? RunLimits.process.rawValue)
         }
         switch end.outcome {
         case .success(let timeline):
-            fields.set(JournalField.messageID, JournalMessageID.runFinished.metadataValue)
-            fields.set(JournalField.policy, .string(timeline.policy.name))
+            fields[JournalField.messageID] = JournalMessageID.runFinished.metadataValue
+            fields[JournalField.policy] = .string(timeline.policy.name)
             let foldedText: String
-            if folded {
-                fields.set(JournalField.runsFolded, .string(String(earlierRuns)))
+            if earlierRuns > 0 {
+                fields[JournalField.runsFolded] = .string(String(earlierRuns))
                 foldedText = "; \(earlierRuns) earlier successful \(earlierRuns == 1 ? "run" : "runs") folded into "
                     + "this line"
             } else {
@@ -128,22 +118,12 @@ final class RunReporter {
             }
             let text = "\(id): \(kind) provider answered \(timeline.entries.count) entries, policy "
                 + "\(timeline.policy.summary)\(foldedText)\(tail)"
-            logger.info("\(text)", metadata: fields.metadata)
+            logger.info("\(text)", metadata: fields)
         case .failure(let failure, let detail):
-            fields.set(JournalField.messageID, JournalMessageID.runFailed.metadataValue)
-            fields.set(JournalField.failureReason, .string(failure.rawValue))
-            logger.warning("\(id): \(kind) provider failed (\(failure)): \(detail)\(tail)", metadata: fields.metadata)
+            fields[JournalField.messageID] = JournalMessageID.runFailed.metadataValue
+            fields[JournalField.failureReason] = .string(failure.rawValue)
+            logger.warning("\(id): \(kind) provider failed (\(failure)): \(detail)\(tail)", metadata: fields)
         }
-    }
-
-    /// The keys of a run's end line: the widget's and the run's, and the outcome's, in the order `writeRunLine` sets
-    /// them.
-    private static func runLineKeys(succeeded: Bool, withExitStatus: Bool, folded: Bool) -> [String] {
-        [JournalField.reloadReason, JournalField.providerPID, JournalField.durationUsec, JournalField.tokens,
-         JournalField.widgetID, JournalField.widgetKind]
-            + (withExitStatus ? [JournalField.exitStatus, JournalField.limits] : [])
-            + [JournalField.messageID, succeeded ? JournalField.policy : JournalField.failureReason]
-            + (folded ? [JournalField.runsFolded] : [])
     }
 
     // MARK: - Requests and the scheduler's news
