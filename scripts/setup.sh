@@ -5,8 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need=()
-# chromium, chromium-driver and a font: the web home screen's browser tests and the demo's screenshot.
-for pkg in libsystemd-dev pkg-config libsqlite3-dev systemd-container chromium chromium-driver fonts-dejavu-core; do
+# chromium, chromium-driver and a font: the web home screen's browser tests and the demo's screenshot; groff-base:
+# the man pages' lint and drift check (scripts/generate-man.sh).
+for pkg in libsystemd-dev pkg-config libsqlite3-dev systemd-container chromium chromium-driver fonts-dejavu-core \
+    groff-base; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
 done
 # Python 3 runs the example providers and the system tests' checks; pytest runs the Python SDK's tests. Debian's own
