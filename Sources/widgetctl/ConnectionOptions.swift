@@ -8,7 +8,7 @@ import WidgetProtocol
 struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The daemon's control socket (default: $WIDGET_SCHEDULER_SOCKET, else /run/widget-scheduler/control.socket).",
-        valueName: "path"))
+        valueName: "path"), completion: .file())
     var socket: String?
 
     /// The socket path after the environment and default are applied.
