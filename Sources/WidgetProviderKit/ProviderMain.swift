@@ -5,10 +5,13 @@ import Foundation
 /// `Widget.main()` and `WidgetBundle.main()` call `run(_:)`, so an `@main` widget or bundle is a complete provider.
 public enum ProviderMain {
     /// Reads the request from stdin, dispatches it to the widget serving its kind, writes the answer on stdout and
-    /// exits 0; on error, writes a message on stderr and exits with the error's code.
-    public static func run(_ widgets: [StaticConfiguration]) async -> Never {
+    /// exits 0; on error, writes a message on stderr and exits with the error's code. Call it from the main thread:
+    /// the provider's async code runs there (`MainThreadExecutor`), not on a thread pool.
+    public static func run(_ widgets: [StaticConfiguration]) -> Never {
         let input = FileHandle.standardInput.readDataToEndOfFile()
-        switch await answer(to: input, widgets: widgets) {
+        // The providers are not Sendable, and need not be: every job of the task runs on this thread, one at a time.
+        nonisolated(unsafe) let widgets = widgets
+        switch MainThreadExecutor.run({ await answer(to: input, widgets: widgets) }) {
         case .success(let output):
             FileHandle.standardOutput.write(output)
             FileHandle.standardOutput.write(Data("\n".utf8))

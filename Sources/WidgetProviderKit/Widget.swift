@@ -17,8 +17,8 @@ extension Widget {
     public var staticConfigurations: [StaticConfiguration] { body.staticConfigurations }
 
     /// Serves one request from stdin and exits; see `ProviderMain`.
-    public static func main() async {
-        await ProviderMain.run(Self().staticConfigurations)
+    public static func main() {
+        ProviderMain.run(Self().staticConfigurations)
     }
 }
 
@@ -44,8 +44,8 @@ extension WidgetBundle {
     public var staticConfigurations: [StaticConfiguration] { body.staticConfigurations }
 
     /// Serves one request from stdin and exits; see `ProviderMain`.
-    public static func main() async {
-        await ProviderMain.run(Self().staticConfigurations)
+    public static func main() {
+        ProviderMain.run(Self().staticConfigurations)
     }
 }
 
