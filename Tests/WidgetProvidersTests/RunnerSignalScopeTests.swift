@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetProtocol
 @testable import WidgetProviders
 
 /// A sandboxed provider cannot signal anything outside its own run: not the process that runs the runner (the
@@ -63,15 +64,8 @@ struct RunnerSignalScopeTests {
     private static func abstractListener(named name: String) throws -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         try #require(fd >= 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = [UInt8(0)] + Array(name.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        try #require(bound == 0 && listen(fd, 4) == 0)
+        let address = try #require(UnixSocketAddress(abstractName: name))
+        try #require(address.bind(fd) == 0 && listen(fd, 4) == 0)
         return fd
     }
 

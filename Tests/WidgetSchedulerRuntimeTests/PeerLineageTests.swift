@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import WidgetProtocol
 @testable import WidgetSchedulerRuntime
 
 /// A control peer with the daemon's uid is a provider's when it descends from the daemon in the process tree
@@ -16,15 +17,8 @@ struct PeerLineageTests {
             path = NSTemporaryDirectory() + "lineage-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).socket"
             fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             try #require(fd >= 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                }
-            }
-            try #require(bound == 0 && listen(fd, 8) == 0)
+            let address = try #require(UnixSocketAddress(path: path))
+            try #require(address.bind(fd) == 0 && listen(fd, 8) == 0)
         }
 
         deinit {
@@ -83,15 +77,7 @@ struct PeerLineageTests {
 
         let own = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(own) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(listener.path.utf8) + [0]) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(own, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(connected == 0)
+        try #require(try #require(UnixSocketAddress(path: listener.path)).connect(own) == 0)
         let fromSelf = try listener.accept()
         defer { close(fromSelf) }
         #expect(try !PeerCredentials.of(socket: fromSelf, providerAncestor: getpid()).isProvider)

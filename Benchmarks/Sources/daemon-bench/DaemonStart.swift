@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WidgetProtocol
 
 /// Starts the daemon as systemd would see it start: with `NOTIFY_SOCKET` pointing at our own datagram socket, timed
 /// from just before `posix_spawn` to the arrival of `READY=1`. The daemon keeps running in its own process group after
@@ -22,19 +23,8 @@ enum DaemonStart {
             close(listener)
             unlink(notifyPath)
         }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(notifyPath.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard bound == 0 else { throw BenchError("bind \(notifyPath): \(String(cString: strerror(errno)))") }
+        guard let address = UnixSocketAddress(path: notifyPath) else { throw BenchError("\(notifyPath): path too long") }
+        guard address.bind(listener) == 0 else { throw BenchError("bind \(notifyPath): \(String(cString: strerror(errno)))") }
 
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notifyPath

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import WidgetProtocol
 
 /// A bare Varlink connection: writes a request and reads NUL-terminated replies as raw bytes, so a measurement times
 /// the daemon and the socket, not a client's JSON decoding.
@@ -21,20 +22,8 @@ final class RawVarlinkConnection {
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw BenchError("socket: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw BenchError("path too long") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else { throw BenchError("connect \(path): \(String(cString: strerror(errno)))") }
+        guard let address = UnixSocketAddress(path: path) else { throw BenchError("\(path): path too long") }
+        guard address.connect(fd) == 0 else { throw BenchError("connect \(path): \(String(cString: strerror(errno)))") }
     }
 
     deinit { close(fd) }

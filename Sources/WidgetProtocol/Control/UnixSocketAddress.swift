@@ -8,9 +8,11 @@ public struct UnixSocketAddress {
     /// The longest path a socket address holds, in bytes (`sun_path` less its terminating zero).
     public static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
-    /// The socket's path.
+    /// The socket's path; for an abstract name, the name after its leading NUL.
     public let path: String
     private var address = sockaddr_un()
+    // Filesystem paths use the whole structure; an abstract name only the bytes it has (Linux, unix(7)).
+    private var length = socklen_t(MemoryLayout<sockaddr_un>.size)
 
     /// The address of `path`; nil when the path is longer than `maximumPathLength`.
     public init?(path: String) {
@@ -24,10 +26,21 @@ public struct UnixSocketAddress {
         }
     }
 
+    /// The address of the abstract socket `name` (Linux: no file, gone with its last descriptor); nil when the name
+    /// is longer than `maximumPathLength`.
+    public init?(abstractName name: String) {
+        let bytes = [UInt8(0)] + Array(name.utf8)
+        guard bytes.count <= Self.maximumPathLength + 1 else { return nil }
+        self.path = name
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+    }
+
     /// Calls `body` with the address as a `sockaddr` and its length, and returns its result.
     public func withSocketAddress<Result>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
         withUnsafePointer(to: address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }
     }
 
