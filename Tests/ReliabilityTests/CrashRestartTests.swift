@@ -15,26 +15,30 @@ struct CrashRestartTests {
     static let dailyBudget = 1.0
     static let burstBudget = 100_000.0
 
-    /// Logs each run's start (the request's `context.now`: the daemon's clock when it started the run, not when the
-    /// loaded machine got round to exec'ing the script), widget id and reason, with shell builtins only, then answers
-    /// one past entry with policy `atEnd`: the widget is due again as soon as its floor allows.
+    /// Logs each run's start (seconds since boot, from /proc/uptime, shell builtins only), widget id, reason and the
+    /// request's `now` (the instant the daemon started the run, which its floor counts from), then answers one past
+    /// entry with policy `atEnd`: the widget is due again as soon as its floor allows.
     static let provider = """
         #!/bin/sh
         IFS= read -r request
-        now=${request#*\\"now\\":\\"}
-        now=${now%%\\"*}
+        read uptime idle < /proc/uptime
         id=${request#*\\"id\\":\\"}
         id=${id%%\\"*}
         reason=${request#*\\"reason\\":\\"}
         reason=${reason%%\\"*}
-        echo "$now $id $reason" >> runs.log
+        now=${request#*\\"now\\":\\"}
+        now=${now%%\\"*}
+        echo "$uptime $id $reason $now" >> runs.log
         echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{"text":"ok"}}],"policy":"atEnd"}'
         """
 
-    /// One provider start, as the provider stamped it: the daemon's wall clock when it started the run, in seconds.
+    /// One provider start: when the provider stamped it, why, and when the daemon started the run.
     struct Start {
+        /// Seconds since boot when the provider ran, late by the spawn and exec.
         var time: Double
         var reason: RunReason
+        /// The request's `now`: the daemon's start of the run, to the millisecond.
+        var decided: Date
     }
 
     @Test("after every kill: no widget or configuration lost, integrity ok, no token refunded, floor kept")
@@ -95,13 +99,22 @@ struct CrashRestartTests {
                 refunds.append("kill \(round): \(id) had \(tokens[id] ?? 0) tokens, has \(value)")
             }
             // Every start for a budgeted reason (as the daemon told the provider) spent a token, whether or not the
-            // daemon lived to record it: a start the restarted daemon forgot shows as more tokens than they allow.
-            // An exempt start may come twice: an initial run whose answer a kill took runs again, still initial.
+            // daemon lived to record it, except a run in place of one a kill interrupted, which uses that run's
+            // token and says so in the journal: a start the restarted daemon forgot shows as more tokens than they
+            // allow. An exempt start may come twice: an initial run whose answer a kill took runs again, still
+            // initial.
             let refillSinceFull = (now - fullAt) * Self.dailyBudget / 86_400
+            // Only those lines parsed: the whole log grows by thousands of lines a round.
+            let resumed = world.log.split(separator: "\n")
+                .filter { $0.contains(DaemonLogLine.MessageID.interruptedRunResumed.rawValue) }
+                .compactMap(DaemonLogLine.init)
             for (id, value) in current {
-                let spent = Double(started[id]?.filter(\.reason.isBudgeted).count ?? 0)
+                let budgeted = started[id]?.filter(\.reason.isBudgeted).count ?? 0
+                let paidBefore = resumed.filter { $0.widget == id }.count
+                let spent = Double(budgeted - paidBefore)
                 if value > Self.burstBudget - spent + refillSinceFull + 0.001 {
-                    refunds.append("kill \(round): \(id) has \(value) tokens after \(Int(spent)) budgeted starts")
+                    refunds.append("kill \(round): \(id) has \(value) tokens after \(budgeted) budgeted starts, "
+                                   + "\(paidBefore) of them in place of interrupted runs")
                 }
             }
             tokens = current
@@ -120,7 +133,8 @@ struct CrashRestartTests {
               + " (restart to first answer: p50 " + String(format: "%.0f ms", median(restartSeconds) * 1000)
               + "); \(violations.runs) runs of \(Self.widgetCount) widgets; lost \(lost.count), integrity failures "
               + "\(integrityFailures.count), refunds \(refunds.count), runs inside the floor "
-              + "\(violations.pairs.count); shortest gap " + String(format: "%.2f s", violations.shortestGap))
+              + "\(violations.pairs.count); shortest gap " + String(format: "%.3f s", violations.shortestGap)
+              + " (providers' own stamps: " + String(format: "%.2f s", violations.shortestStampGap) + ")")
     }
 
     /// Each widget's tokens, after checking that every expected widget is there with its configuration.
@@ -147,36 +161,42 @@ struct CrashRestartTests {
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ")
             // A line cut short by a kill (the provider's group dies with the daemon's runs) is not a start.
-            guard parts.count == 3, let time = RFC3339.date(from: String(parts[0])),
-                  let reason = RunReason(rawValue: String(parts[2]))
+            guard parts.count == 4, let time = Double(parts[0]), let reason = RunReason(rawValue: String(parts[2])),
+                  let decided = RFC3339.date(from: String(parts[3]))
             else { continue }
-            starts[String(parts[1]), default: []].append(Start(time: time.timeIntervalSince1970, reason: reason))
+            starts[String(parts[1]), default: []].append(Start(time: time, reason: reason, decided: decided))
         }
         return starts
     }
 
-    /// Budgeted starts closer than the floor to the widget's previous start (of any reason); exempt starts (initial,
-    /// configuration, foreground) ignore the floor.
-    static func floorViolations(_ log: URL) throws -> (runs: Int, pairs: [String], shortestGap: Double) {
+    /// Budgeted starts closer than the floor to the widget's previous start (of any reason), by the daemon's own
+    /// starts of the runs; exempt starts (initial, configuration, foreground) ignore the floor. Also the shortest gap
+    /// between the providers' own stamps, for the record.
+    static func floorViolations(_ log: URL)
+        throws -> (runs: Int, pairs: [String], shortestGap: Double, shortestStampGap: Double)
+    {
         let starts = try starts(in: log)
         let runs = starts.values.map(\.count).reduce(0, +)
         var pairs: [String] = []
         var shortest = Double.infinity
-        // The stamps are the daemon's own start instants, written to the millisecond: the spawn's delay under load (an
-        // exec of sh on a loaded 2-core machine can take hundreds of milliseconds, and its own stamps once put two
-        // starts 2 s apart 1.65 s apart) is not in them. The wall clock does not jump during the test, so its gaps are
-        // the monotonic gaps the floor is kept on, within the rounding and a slew far below 5 ms.
+        var shortestStamp = Double.infinity
+        // The floor counts from the daemon's start of a run, which the request's `now` carries to the millisecond
+        // (rounding and NTP slew stay far below 5 ms over 2 s). The provider's own stamp comes after the spawn and
+        // the exec of sh, which on a loaded 2-core machine differ by hundreds of milliseconds from one run to the
+        // next: two runs the daemon started 2.017 s apart were stamped 1.65 s apart.
         let tolerance = 0.005
         for (id, list) in starts {
-            let sorted = list.sorted { $0.time < $1.time }
+            let sorted = list.sorted { $0.decided < $1.decided }
             for index in sorted.indices.dropFirst() where sorted[index].reason.isBudgeted {
-                let gap = sorted[index].time - sorted[index - 1].time
+                let gap = sorted[index].decided.timeIntervalSince(sorted[index - 1].decided)
                 shortest = min(shortest, gap)
+                shortestStamp = min(shortestStamp, sorted[index].time - sorted[index - 1].time)
                 if gap < floor - tolerance {
-                    pairs.append("\(id): \(sorted[index - 1].time) then \(sorted[index].time)")
+                    pairs.append("\(id): started \(RFC3339.string(from: sorted[index - 1].decided)) then "
+                                 + "\(RFC3339.string(from: sorted[index].decided))")
                 }
             }
         }
-        return (runs, pairs, shortest)
+        return (runs, pairs, shortest, shortestStamp)
     }
 }

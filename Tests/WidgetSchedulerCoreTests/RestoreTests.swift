@@ -20,7 +20,7 @@ struct RestoreTests {
         #expect(restored.budget == RefreshBudget(tokens: 0.5, stamp: 1_000))
         #expect(restored.lastRunStart == 990)
         #expect(restored.inFlight == nil)
-        #expect(restored.pending == PendingRun(reason: .explicit, due: .monotonic(990)))
+        #expect(restored.pending == PendingRun(reason: .explicit, due: .monotonic(990), alreadyPaid: true))
     }
 
     @Test func afterARebootWallTimeThatPassedCountsAndTheFloorStillHolds() throws {
@@ -29,11 +29,11 @@ struct RestoreTests {
         let restored = Self.saved().restored(savedAt: savedAt, now: now, sameBoot: false)
         let settings = SchedulerSettings()
         #expect(abs(restored.budget.available(at: 5, settings: settings) - (0.5 + 60.0 / 1_200)) < 1e-9)
-        // The interrupted run started 70 s before now by the wall clock: the floor lifts 230 s from now; the
-        // 0.45 token still missing takes 540 s.
+        // The interrupted run started 70 s before now by the wall clock: the floor lifts 230 s from now. Its token
+        // was spent when it started, so the run in its place does not wait the 540 s the 0.45 token missing takes.
         #expect(abs((restored.lastRunStart ?? 0) - (5 - 70)) < 1e-6)
         let plan = PlannedRun.plan(try #require(restored.pending), for: restored, at: now, settings: settings)
-        #expect(plan == PlannedRun(reason: .explicit, at: 545, because: .budget))
+        #expect(plan == PlannedRun(reason: .explicit, at: 235, because: .floor))
     }
 
     @Test func aWallClockThatWentBackwardsAcrossARebootRefundsNothing() {
@@ -103,8 +103,10 @@ struct RestoreTests {
         #expect(after.quarantined == quarantined)
         let savedAt = Instant(monotonic: 1_000, wall: Self.savedWall)
         let restored = after.restored(savedAt: savedAt, now: savedAt.advanced(by: 10), sameBoot: true)
-        // Quarantined, its interrupted run is not run again at start; otherwise it is, as after a clean stop.
-        #expect(restored.pending == (quarantined ? nil : PendingRun(reason: .explicit, due: .monotonic(990))))
+        // Quarantined, its interrupted run is not run again at start; otherwise it is, as after a clean stop, paid
+        // for by the token the interrupted run spent.
+        #expect(restored.pending == (quarantined ? nil : PendingRun(reason: .explicit, due: .monotonic(990),
+                                                                    alreadyPaid: true)))
         #expect(restored.budget == schedule.budget, "no token comes back either way")
     }
 

@@ -15,7 +15,7 @@ struct CompactEncodingTests {
         schedule.backoffUntil = 1_234.75
         schedule.quarantined = true
         schedule.inFlight = WidgetSchedule.RunInFlight(reason: .explicit, startedAt: 100)
-        schedule.pending = PendingRun(reason: .policy, due: .wall(epoch))
+        schedule.pending = PendingRun(reason: .policy, due: .wall(epoch), alreadyPaid: true)
         schedule.currentEntry = TimelineOutline.Entry(date: epoch, relevance: TimelineEntryRelevance(score: 4,
                                                                                                       duration: 60))
         schedule.maxRelevanceScore = 9
@@ -80,6 +80,21 @@ struct CompactEncodingTests {
         #expect(decoded.schedule.currentEntry == TimelineOutline.Entry(date: Self.epoch))
         #expect(decoded.currentContent == #"{"t":1}"#)
         #expect(decoded.lastRun?.reason == .initial)
+    }
+
+    @Test func aPendingRunWrittenBeforeThePaidFlagIsReadAsNotPaid() throws {
+        var schedule = WidgetSchedule(id: "w3", kind: "k", budget: RefreshBudget(tokens: 1, stamp: 0))
+        schedule.pending = PendingRun(reason: .policy, due: .monotonic(42), alreadyPaid: true)
+        var blob = [UInt8](PersistedWidgetState(schedule: schedule, lastRun: nil, currentContent: nil).encoded())
+        // The due-time tag follows the reason: 0 (monotonic) with the paid bit set is 2.
+        let reason = try #require(blob.firstRange(of: Array("policy".utf8)))
+        #expect(blob[reason.upperBound] == 2)
+        #expect(try PersistedWidgetState(decoding: Data(blob)).schedule == schedule)
+        blob[reason.upperBound] = 0
+        schedule.pending?.alreadyPaid = false
+        #expect(try PersistedWidgetState(decoding: Data(blob)).schedule == schedule)
+        blob[reason.upperBound] = 4
+        #expect(throws: CompactReader.Malformed.self) { try PersistedWidgetState(decoding: Data(blob)) }
     }
 
     @Test("outlines round trip exactly", arguments: 0..<3)

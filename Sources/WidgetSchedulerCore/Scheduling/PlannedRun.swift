@@ -13,8 +13,8 @@ public struct PlannedRun: Sendable, Hashable {
     }
 
     /// The start of a run for `run`'s reason, for widget `widget`, at the latest of: its due time; the previous start
-    /// plus the minimum interval; the next token; the end of backoff. Exempt reasons wait for nothing; developer-mode
-    /// kinds skip the floor and the budget, not backoff.
+    /// plus the minimum interval; the next token (unless the run is already paid for); the end of backoff. Exempt
+    /// reasons wait for nothing; developer-mode kinds skip the floor and the budget, not backoff.
     public static func plan(
         _ run: PendingRun, for widget: WidgetSchedule, at now: Instant, settings: SchedulerSettings
     ) -> PlannedRun {
@@ -27,7 +27,7 @@ public struct PlannedRun: Sendable, Hashable {
                 at = last + settings.minimumInterval
                 because = .floor
             }
-            let token = widget.budget.nextTokenTime(from: at, settings: settings)
+            let token = run.alreadyPaid ? at : widget.budget.nextTokenTime(from: at, settings: settings)
             if token > at {
                 at = token
                 because = .budget

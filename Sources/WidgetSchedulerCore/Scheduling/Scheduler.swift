@@ -381,7 +381,7 @@ public struct Scheduler: Sendable {
     ) {
         guard let pending = widgets[position: position].pending else { return }
         widgets.modify(at: position) { schedule in
-            if pending.reason.isBudgeted && settings.bindsFloorAndBudget(ofKind: schedule.kind) {
+            if pending.reason.isBudgeted, !pending.alreadyPaid, settings.bindsFloorAndBudget(ofKind: schedule.kind) {
                 schedule.budget.spend(at: now.monotonic, settings: settings)
             }
             schedule.lastRunStart = now.monotonic

@@ -76,8 +76,8 @@ public struct WidgetSchedule: Sendable, Hashable, Codable {
     ///
     /// Within one boot the monotonic clock is continuous and nothing moves. After a reboot, monotonic stamps are
     /// moved so that the wall-clock time that passed counts as elapsed, never less than 0: a wall clock that went
-    /// backwards mints no token and lifts no floor. A run that was in flight is pending again with its reason; its
-    /// token stays spent.
+    /// backwards mints no token and lifts no floor. A run that was in flight is pending again with its reason, already
+    /// paid for: its token stays spent, and its run again spends none.
     public func restored(savedAt saved: Instant, now: Instant, sameBoot: Bool) -> WidgetSchedule {
         var copy = self
         let shift: Double
@@ -98,7 +98,9 @@ public struct WidgetSchedule: Sendable, Hashable, Codable {
             copy.lastRunStart = max(copy.lastRunStart ?? startedAt, startedAt)
             copy.inFlight = nil
             copy.pending = copy.pending.merging(
-                PendingRun(reason: interrupted.reason, due: .monotonic(startedAt)), at: now)
+                PendingRun(reason: interrupted.reason, due: .monotonic(startedAt),
+                           alreadyPaid: interrupted.reason.isBudgeted),
+                at: now)
         }
         return copy
     }

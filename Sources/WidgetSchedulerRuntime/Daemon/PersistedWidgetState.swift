@@ -6,7 +6,8 @@ import WidgetSchedulerCore
 ///
 /// The blob is the compact binary encoding (`CompactWriter`), first byte its version: 2, which ends with the count
 /// of daemon deaths the widget's runs were in flight at; 1, without it (read as 0). Blobs written before it are
-/// JSON (first byte `{`) and are still read.
+/// JSON (first byte `{`) and are still read. The pending run's due-time tag carries whether that run is already paid
+/// for (bit 1, `paidTag`): blobs written before the flag have the tag 0 or 1 and are read as not paid.
 struct PersistedWidgetState {
     /// The last run that started: when, why, and how it ended (nil while it runs).
     struct LastRun: Codable, Hashable {
@@ -22,6 +23,8 @@ struct PersistedWidgetState {
     var currentContent: String?
 
     static let compactVersion: UInt8 = 2
+    /// Set in the pending run's due-time tag (0 monotonic, 1 wall) when the run is already paid for.
+    static let paidTag: UInt8 = 2
 
     func encoded() -> Data {
         var writer = CompactWriter(capacity: 160 + (currentContent?.utf8.count ?? 0))
@@ -40,12 +43,13 @@ struct PersistedWidgetState {
         }
         writer.optional(schedule.pending) { writer, pending in
             writer.string(pending.reason.rawValue)
+            let paid = pending.alreadyPaid ? Self.paidTag : 0
             switch pending.due {
             case .monotonic(let seconds):
-                writer.u8(0)
+                writer.u8(0 | paid)
                 writer.double(seconds)
             case .wall(let date):
-                writer.u8(1)
+                writer.u8(1 | paid)
                 writer.date(date)
             }
         }
@@ -137,10 +141,12 @@ struct PersistedWidgetState {
         }
         schedule.pending = try reader.optional { reader in
             let reason = try reader.named(RunReason.self)
-            switch try reader.u8() {
-            case 0: return PendingRun(reason: reason, due: .monotonic(try reader.double()))
-            case 1: return PendingRun(reason: reason, due: .wall(try reader.date()))
-            case let tag:
+            let tag = try reader.u8()
+            let paid = tag & Self.paidTag != 0
+            switch tag & ~Self.paidTag {
+            case 0: return PendingRun(reason: reason, due: .monotonic(try reader.double()), alreadyPaid: paid)
+            case 1: return PendingRun(reason: reason, due: .wall(try reader.date()), alreadyPaid: paid)
+            default:
                 throw CompactReader.Malformed(offset: reader.offset - 1, reason: "unknown due-time tag \(tag)")
             }
         }

@@ -36,6 +36,9 @@ public enum JournalMessageID: String, CaseIterable, Sendable {
     case entryChanged = "2268848ce0a643bb80fd20918ce9d031"
     /// The wall clock jumped; deadlines were recomputed.
     case clockChanged = "02fef42b6e1341f5a03bd2559d149440"
+    /// A budgeted run was in flight when the daemon last stopped: the run in its place spends no second token
+    /// (WIDGET_ID, WIDGET_KIND, RELOAD_REASON of the run in its place).
+    case interruptedRunResumed = "adffc638d7d5491194f97a5aa24a61be"
 
     /// The value for a `Logger.Metadata` entry under `JournalField.messageID`.
     public var metadataValue: Logger.MetadataValue {

@@ -41,7 +41,8 @@ final class StatePersistence {
 
     /// Reads every widget from the store, one row at a time and keeping only what scheduling needs (entry dates, not
     /// contents): `reserve` gets the count first, then `restore` each widget with its schedule, brought to `now`. A
-    /// run that was in flight is pending again, its token still spent, and its last run `interrupted`.
+    /// run that was in flight is pending again, its token still spent and its run in its place paid for by it, and its
+    /// last run `interrupted`.
     func restore(settings: SchedulerSettings, at now: Instant, lastStopWasClean: Bool = true,
                  reserve: (Int) -> Void, restore: (ManagedWidget, WidgetSchedule) -> Void) throws -> Restored {
         let meta = try store.allMeta()
@@ -93,8 +94,13 @@ final class StatePersistence {
                 persisted?.lastRun?.outcome = RunFailureReason.daemonDied.rawValue
                 if schedule.quarantined { quarantinedForDaemonDeaths(schedule) }
             }
+            // Read after a death is counted: a widget quarantined for its deaths has no run in place of this one.
+            let interrupted = schedule.inFlight
             if let saved {
                 schedule = schedule.restored(savedAt: saved.instant, now: now, sameBoot: sameBoot)
+            }
+            if let interrupted, let pending = schedule.pending, pending.alreadyPaid {
+                resumes(interrupted, as: pending, of: schedule)
             }
             if persisted?.lastRun?.outcome == nil, persisted?.lastRun != nil {
                 persisted?.lastRun?.outcome = RunFailureReason.interrupted.rawValue
@@ -118,6 +124,18 @@ final class StatePersistence {
             JournalField.widgetID: "\(schedule.id)", JournalField.widgetKind: "\(schedule.kind)",
             JournalField.messageID: JournalMessageID.quarantined.metadataValue,
             JournalField.failureReason: "\(RunFailureReason.daemonDied)"])
+    }
+
+    /// Logs a budgeted run the stop interrupted, whose token the run in its place uses: one line per such widget, at
+    /// most one per run slot.
+    private func resumes(_ interrupted: WidgetSchedule.RunInFlight, as pending: PendingRun,
+                         of schedule: WidgetSchedule) {
+        let text = "\(schedule.id): its \(interrupted.reason.rawValue) run was in flight when the daemon stopped; the "
+            + "\(pending.reason.rawValue) run in its place spends no second token"
+        logger.info("\(text)", metadata: [
+            JournalField.widgetID: "\(schedule.id)", JournalField.widgetKind: "\(schedule.kind)",
+            JournalField.reloadReason: "\(pending.reason.rawValue)",
+            JournalField.messageID: JournalMessageID.interruptedRunResumed.metadataValue])
     }
 
     /// The outline of a widget's stored timeline: its compact column, or its JSON for a row written before outlines

@@ -14,6 +14,7 @@ struct DaemonLogLine: Sendable, CustomStringConvertible {
         case quarantined = "f76e6ad5252542e29605d7d9d1cd0827"
         case started = "0545ab5ea7104499b91911c0bb1a3cfb"
         case clockChanged = "02fef42b6e1341f5a03bd2559d149440"
+        case interruptedRunResumed = "adffc638d7d5491194f97a5aa24a61be"
     }
 
     var messageID: MessageID? { fields["MESSAGE_ID"].flatMap(MessageID.init(rawValue:)) }
