@@ -118,6 +118,11 @@ public struct ControlRenderer: Sendable {
             lines.append("  Providers: " + (read.isEmpty ? "none" : read.joined(separator: ", ")))
         }
         lines.append("      State: \(status.stateDirectory)")
+        if let failure = status.stateNotWritten {
+            lines.append("   Degraded: " + palette.red("state not written since \(time.clockAndRelative(failure.since))")
+                + " (\(failure.cause)); \(failure.attempts) attempt\(failure.attempts == 1 ? "" : "s"), next "
+                + time.relative(failure.nextAttempt))
+        }
         lines.append("     Socket: \(status.socket)")
         return lines
     }

@@ -16,6 +16,9 @@ public final class InMemoryStateStore: StateStoring {
     public private(set) var recordedRunStarts = 0
     /// Calls of `timelines(widgetIDs:)`, for tests that check stored timelines are read together.
     public private(set) var timelineReads = 0
+    /// While set, `apply(_:)` and `recordRunStarts(_:)` throw it and change nothing, as a full disk makes the real
+    /// store do.
+    public var writeFailure: (any Error)?
 
     public init() {}
 
@@ -52,6 +55,7 @@ public final class InMemoryStateStore: StateStoring {
     }
 
     public func apply(_ batch: StateBatch) throws {
+        if let writeFailure { throw writeFailure }
         appliedBatches += 1
         for id in batch.deletedWidgetIDs {
             widgets[id] = nil
@@ -74,6 +78,7 @@ public final class InMemoryStateStore: StateStoring {
     /// Writes the schedules at once, as the real store's journal makes them survive a kill; widgets not stored yet
     /// are skipped, as the real store's recovery skips them.
     public func recordRunStarts(_ schedules: [WidgetScheduleRecord]) throws {
+        if let writeFailure { throw writeFailure }
         recordedRunStarts += 1
         for schedule in schedules where widgets[schedule.widgetID] != nil {
             self.schedules[schedule.widgetID] = schedule

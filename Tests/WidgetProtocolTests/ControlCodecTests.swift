@@ -254,6 +254,11 @@ private let roundTrips: [ControlRoundTrip] = [
          #"provider of kind "weather" failed (timeout): no answer in 10 s"#),
         (.invalidMessage("not valid JSON"), "invalid message: not valid JSON"),
         (.tooManyConnections(limit: 4096), "refused: the daemon already serves 4096 connections (max-connections)"),
+        (.stateNotWritten(cause: "disk full", applied: false),
+         "not done: the daemon cannot write its state (disk full); nothing was changed"),
+        (.stateNotWritten(cause: "disk full", applied: true),
+         "not saved: the daemon cannot write its state (disk full); the change is in effect until the daemon stops, "
+            + "and is saved if it can write again before then"),
         (.methodNotFound("io.widgetscheduler.Scheduler.Nope"), "method not found: io.widgetscheduler.Scheduler.Nope"),
         (.interfaceNotFound("com.example"), "interface not found: com.example"),
         (.expectedMore(), "the method streams replies and must be called with more"),

@@ -28,7 +28,7 @@ import WidgetProtocol
         ControlError.Name.unknownKind, ControlError.Name.unknownWidget, ControlError.Name.unknownKey,
         ControlError.Name.permissionDenied, ControlError.Name.providerFailed, ControlError.Name.invalidMessage,
         ControlError.Name.tooManyConnections, ControlError.Name.connectionTimedOut, ControlError.Name.bufferFull,
-        ControlError.Name.rateLimited, ControlError.Name.daemonStopping,
+        ControlError.Name.rateLimited, ControlError.Name.daemonStopping, ControlError.Name.stateNotWritten,
     ])
     func descriptionDeclaresEveryInterfaceError(name: String) {
         let short = String(name.dropFirst(ControlInterface.name.count + 1))

@@ -74,4 +74,19 @@ struct WritePacerTests {
         #expect(pacer.endOfTurn(at: 5.1875, hasUnwrittenChanges: true) == .writeWhenIdle)
         #expect(pacer.endOfTurn(at: 5.25, hasUnwrittenChanges: true) == .write)
     }
+
+    @Test func aClientWaitingForItsCommitHasTheTurnWrittenAtOnce() {
+        var pacer = Self.pacer(lastWrite: 5, changeSeen: nil)
+        #expect(pacer.endOfTurn(at: 5.0078125, hasUnwrittenChanges: true) == .wait(until: 5.125))
+        #expect(pacer.endOfTurn(at: 5.015625, hasUnwrittenChanges: true, repliesWaiting: true) == .write)
+        #expect(pacer.endOfTurn(at: 5.015625, hasUnwrittenChanges: false, repliesWaiting: true) == .nothing)
+    }
+
+    @Test func whileWritesFailTheBackoffSetsTheNextAttemptNotTheInterval() {
+        var pacer = Self.pacer(lastWrite: nil, changeSeen: 5)
+        pacer.wrote(at: 5.0625, remaining: true)
+        #expect(pacer.endOfTurn(at: 5.25, hasUnwrittenChanges: true, retryAt: 7) == .wait(until: 7))
+        #expect(pacer.endOfTurn(at: 7, hasUnwrittenChanges: true, retryAt: 7) == .write)
+        #expect(pacer.endOfTurn(at: 7, hasUnwrittenChanges: false, retryAt: 7) == .nothing)
+    }
 }

@@ -29,6 +29,7 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         public static let connectionTimedOut = ControlInterface.name + ".ConnectionTimedOut"
         public static let bufferFull = ControlInterface.name + ".BufferFull"
         public static let rateLimited = ControlInterface.name + ".RateLimited"
+        public static let stateNotWritten = ControlInterface.name + ".StateNotWritten"
         public static let methodNotFound = ControlInterface.service + ".MethodNotFound"
         public static let methodNotImplemented = ControlInterface.service + ".MethodNotImplemented"
         public static let interfaceNotFound = ControlInterface.service + ".InterfaceNotFound"
@@ -152,6 +153,13 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         ])
     }
 
+    /// The daemon could not write its state because of `cause`, so a change was not saved: not made at all
+    /// (`applied` false), or made in the running daemon only, saved if a later write succeeds before it stops
+    /// (`applied` true).
+    public static func stateNotWritten(cause: String, applied: Bool) -> ControlError {
+        ControlError(name: Name.stateNotWritten, parameters: ["cause": .string(cause), "applied": .bool(applied)])
+    }
+
     /// The interface exists but has no method `method`.
     public static func methodNotFound(_ method: String) -> ControlError {
         ControlError(name: Name.methodNotFound, parameters: ["method": .string(echoed(method))])
@@ -226,6 +234,12 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
             }
             return "dropped by the daemon: its buffers passed \(text("limit")) bytes (buffer-budget), and this "
                 + "connection held more than its share"
+        case Name.stateNotWritten:
+            if parameters["applied"] == .bool(true) {
+                return "not saved: the daemon cannot write its state (\(text("cause"))); the change is in effect until "
+                    + "the daemon stops, and is saved if it can write again before then"
+            }
+            return "not done: the daemon cannot write its state (\(text("cause"))); nothing was changed"
         case Name.methodNotFound: return "method not found: \(text("method"))"
         case Name.methodNotImplemented: return "method not implemented: \(text("method"))"
         case Name.interfaceNotFound: return "interface not found: \(text("interface"))"

@@ -9,6 +9,8 @@ extension ControlInterface {
     # need uid 0, the daemon's uid, membership of the group widget-scheduler, or ownership of the kind concerned.
     # A parameter missing, unknown, of the wrong type (none is converted) or out of range is refused with the
     # standard org.varlink.service.InvalidParameter (parameter), plus a reason string clients may ignore.
+    # Their replies are sent once the change is committed to the daemon's state; when it cannot be, the error is
+    # StateNotWritten.
     interface io.widgetscheduler.Scheduler
 
     # What the daemon did with a reload request for one widget.
@@ -154,6 +156,15 @@ extension ControlInterface {
       assets: ?string
     )
 
+    # Writes of the state have failed since `since`: the daemon is degraded, keeps the changes in memory, refuses
+    # state-changing calls (StateNotWritten) and tries again at nextAttempt.
+    type StateWriteFailure (
+      since: string,
+      cause: string,
+      attempts: int,
+      nextAttempt: string
+    )
+
     # Reloads the widgets of a kind, all widgets, or the named widgets: exactly one of kind, all, widgets.
     # One decision per widget; none when the kind (or the daemon) has no widgets. The reply names the kind asked for.
     method Reload(kind: ?string, all: ?bool, widgets: ?[]string, foreground: ?bool) -> (
@@ -180,7 +191,8 @@ extension ControlInterface {
       # Whether changes wait for the paced state write: a kill -9 before it loses them (lost runs run again).
       stateWritePending: bool,
       socket: string,
-      providerDirectories: ?[]ProviderDirectory
+      providerDirectories: ?[]ProviderDirectory,
+      stateNotWritten: ?StateWriteFailure
     )
 
     method Kinds() -> (kinds: []Kind)
@@ -273,6 +285,10 @@ extension ControlInterface {
     # uid asked method (Options) for more provider runs than perMinute a minute (options-rate); it may ask again in
     # retryAfter seconds.
     error RateLimited (method: string, uid: int, perMinute: float, retryAfter: float)
+    # The daemon cannot write its state (cause: a full disk, an I/O error), so the change was not saved. applied: false,
+    # nothing was changed; true, the change is in effect in the running daemon and is saved if a retry succeeds before it
+    # stops, lost otherwise.
+    error StateNotWritten (cause: string, applied: bool)
 
     """
 }

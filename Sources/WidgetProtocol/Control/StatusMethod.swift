@@ -57,6 +57,24 @@ public enum StatusMethod: VarlinkMethod {
         }
     }
 
+    /// Writes of the state failing since `since`: the daemon is degraded until one succeeds.
+    public struct StateWriteFailure: Sendable, Hashable, Codable {
+        public var since: Date
+        /// What the latest failed write said.
+        public var cause: String
+        /// Failed writes so far.
+        public var attempts: Int
+        /// When the daemon tries again.
+        public var nextAttempt: Date
+
+        public init(since: Date, cause: String, attempts: Int, nextAttempt: Date) {
+            self.since = since
+            self.cause = cause
+            self.attempts = attempts
+            self.nextAttempt = nextAttempt
+        }
+    }
+
     public struct Reply: Sendable, Hashable, Codable {
         public var version: String
         public var pid: Int
@@ -78,11 +96,14 @@ public enum StatusMethod: VarlinkMethod {
         /// The provider manifest directories, in the order they are read (a later one's file replaces an earlier
         /// one's of the same name); absent from daemons older than this field.
         public var providerDirectories: [ProviderDirectory]?
+        /// Set while the daemon cannot write its state.
+        public var stateNotWritten: StateWriteFailure?
 
         public init(
             version: String, pid: Int, startedAt: Date, status: String, widgets: Int, kinds: Int, running: Int,
             pending: Int, quarantined: Int, nextReload: NextReload?, settings: Settings, stateDirectory: String,
-            stateWritePending: Bool = false, socket: String, providerDirectories: [ProviderDirectory]? = nil
+            stateWritePending: Bool = false, socket: String, providerDirectories: [ProviderDirectory]? = nil,
+            stateNotWritten: StateWriteFailure? = nil
         ) {
             self.version = version
             self.pid = pid
@@ -99,6 +120,7 @@ public enum StatusMethod: VarlinkMethod {
             self.stateWritePending = stateWritePending
             self.socket = socket
             self.providerDirectories = providerDirectories
+            self.stateNotWritten = stateNotWritten
         }
     }
 }

@@ -289,13 +289,7 @@ final class ControlConnection {
             let call = VarlinkCall(request: request, method: method, peer: peer, connection: self)
             activeCall = call
             let response = handler?.handle(call, peer: peer) ?? .error(.methodNotImplemented(request.method))
-            switch response {
-            case .reply(let parameters): call.reply(parameters)
-            case .encoded(let parameters): call.reply(encoded: parameters)
-            case .message(let bytes): call.reply(message: bytes)
-            case .error(let error): call.fail(error)
-            case .pending: break
-            }
+            call.answer(response)
             if request.isOneway && activeCall === call {
                 // Nothing will be sent for a oneway call, so later calls need not wait for it.
                 activeCall = nil

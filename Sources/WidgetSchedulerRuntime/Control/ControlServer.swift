@@ -363,6 +363,10 @@ public final class ControlServer: ControlConnectionDelegate {
 
     func connectionNeedsService(_ connection: ControlConnection) {
         queuedService.insert(connection.id)
+        // The output may come after this iteration's service: a reply the daemon sends once its state is written,
+        // from its own iteration hook, which runs after this server's. One more iteration sends it, instead of the
+        // next unrelated event, which may be minutes away.
+        wakeForNextTurn()
     }
 
     /// After every loop iteration: the next turn of connections with calls waiting, then every connection with

@@ -37,6 +37,17 @@ public final class VarlinkCall {
         try VarlinkCoding.decode(Method.Parameters.self, from: request.parameters)
     }
 
+    /// Ends the call with a handler's answer, as if the handler had returned it (`.pending` does nothing).
+    public func answer(_ response: VarlinkResponse) {
+        switch response {
+        case .reply(let parameters): reply(parameters)
+        case .encoded(let parameters): reply(encoded: parameters)
+        case .message(let bytes): reply(message: bytes)
+        case .error(let error): fail(error)
+        case .pending: break
+        }
+    }
+
     /// Ends the call with its final reply.
     public func reply(_ parameters: [String: JSONValue]) {
         finish(VarlinkReply(parameters: parameters))

@@ -55,6 +55,8 @@ public final class Daemon {
     private var idleFlush: EventSource!
     /// Wakes the loop when the pacer allows the next write (see `endOfTurn`); off while no write waits.
     private var writeTimer: EventSource!
+    /// The deadline `writeTimer` was last armed for (microseconds of CLOCK_BOOTTIME).
+    private var writeTimerDue: UInt64 = 0
     /// When the turns' changes are written.
     private var writePacer = WritePacer()
 
@@ -383,11 +385,14 @@ public final class Daemon {
     ///
     /// `WritePacer` decides when: at an idle moment (an idle-priority defer source, so a provider's exit is never
     /// handled after another run's commit), and while changes keep coming, at most once per its interval, so a burst
-    /// of runs shares one commit. Nothing a client was told waits: replies that change state flush before they are
-    /// sent, and a run's spent token is journaled before its spawn.
+    /// of runs shares one commit; at once when a client's reply waits for the commit of its change; on the backoff's
+    /// timer while writes fail, so a full disk is tried a few times a minute and the loop sleeps in between. A run's
+    /// spent token is journaled before its spawn.
     private func endOfTurn() {
         let now = clock.now()
-        switch writePacer.endOfTurn(at: now.monotonic, hasUnwrittenChanges: service.hasUnwrittenChanges) {
+        switch writePacer.endOfTurn(at: now.monotonic, hasUnwrittenChanges: service.hasUnwrittenChanges,
+                                    repliesWaiting: service.hasRepliesAwaitingWrite,
+                                    retryAt: service.stateWriteRetryAt) {
         case .nothing:
             break
         case .write:
@@ -395,8 +400,12 @@ public final class Daemon {
         case .writeWhenIdle:
             if idleFlush.enablement == .off { try? idleFlush.setEnabled(.oneShot) }
         case .wait(let until):
-            if writeTimer.enablement == .off {
-                try? writeTimer.schedule(at: UInt64(saturating: max(0, until) * 1_000_000))
+            // An armed timer is moved only earlier: a write allowed sooner than a backoff's retry (a client's attempt
+            // succeeded) must not wait for it.
+            let usec = UInt64(saturating: max(0, until) * 1_000_000)
+            if writeTimer.enablement == .off || usec < writeTimerDue {
+                try? writeTimer.schedule(at: usec)
+                writeTimerDue = usec
             }
         }
         guard service.revision != lastStatusRevision, now.monotonic - lastStatusTime >= 1 || stopping else { return }
@@ -460,6 +469,13 @@ public final class Daemon {
         // What the ended runs left outside their process groups; the stop timeout is the outer bound.
         runner.killLeftovers(waitingUpTo: 2)
         service.flush()
+        if let failure = service.stateWriteFailure {
+            let text = "stopping without writing the state (\(failure.cause)): the changes since writes began to "
+                + "fail are lost"
+            logger.error("\(text)", metadata: [
+                             JournalField.messageID: JournalMessageID.stateNotWritten.metadataValue,
+                             JournalField.failureReason: .string(failure.cause)])
+        }
         // After the last write: the runs in flight were ended by this stop, not by a death.
         close(open(cleanStopMarker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
         handler.endStreams()

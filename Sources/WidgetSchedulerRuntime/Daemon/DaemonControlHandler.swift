@@ -4,7 +4,10 @@ import WidgetProtocol
 import WidgetProviders
 
 /// Answers control calls: decodes parameters, checks the peer's permission (SO_PEERCRED), and calls the service.
-/// Every refusal is a Varlink error and a journal entry.
+/// Every refusal is a Varlink error and a journal entry. A state-changing call is answered once its change is
+/// committed: the reply waits, without holding the loop, for the write the daemon makes at the end of the turn
+/// (`WidgetService.whenWritten`), and becomes `StateNotWritten` if that write fails; while writes fail, such calls
+/// are refused before they change anything (`WidgetService.requireWritableState`).
 public final class DaemonControlHandler: ControlHandler {
     let service: WidgetService
     let authorization: Authorization
@@ -45,10 +48,16 @@ public final class DaemonControlHandler: ControlHandler {
         do {
             try authorization.admit(method: call.method, peer: peer)
             let response = try dispatch(call, peer: peer)
-            // The reply goes out before the end of this loop turn writes the state: write it now, so that nothing a
-            // client was told (a widget, a configuration, a spent token) can be undone by a kill -9.
-            if call.method.isPrivileged { service.flush() }
-            return response
+            // Nothing a client is told (a widget, a configuration, a spent token) may be undone by a kill -9.
+            guard call.method.isPrivileged, service.hasUnwrittenChanges else { return response }
+            switch response {
+            case .pending, .error: return response
+            case .reply, .encoded, .message: break
+            }
+            service.whenWritten { error in
+                if let error { call.fail(error) } else { call.answer(response) }
+            }
+            return .pending
         } catch {
             if error.name == ControlError.Name.permissionDenied {
                 logger.warning("refused \(call.method.rawValue) from \(peer): \(error)", metadata: [
@@ -58,11 +67,13 @@ public final class DaemonControlHandler: ControlHandler {
         }
     }
 
+    /// Checks the peer's permission, then, for a state-changing call, that its change can be saved.
     private func check(_ call: VarlinkCall, kinds: Set<String>, foreground: Bool = false,
                        peer: PeerCredentials) throws(ControlError) {
         try authorization.check(method: call.method, kinds: kinds, foreground: foreground, peer: peer) {
             owners[$0]
         }
+        if call.method.isPrivileged { try service.requireWritableState() }
     }
 
     /// The uid whose rate a provider run a caller asks for (`Options`, `Snapshot`) is charged to; nil for root and
@@ -98,8 +109,9 @@ public final class DaemonControlHandler: ControlHandler {
                 [service] in
                 switch $0 {
                 case .success(let id):
-                    service.flush()
-                    call.reply(AddMethod.Reply(id: id))
+                    service.whenWritten { error in
+                        if let error { call.fail(error) } else { call.reply(AddMethod.Reply(id: id)) }
+                    }
                 case .failure(let error): call.fail(error)
                 }
             }

@@ -22,7 +22,8 @@ extension WidgetService {
     }
 
     /// Stores `value` under `group`/`key` with its timestamp, writes the provider-visible file atomically, and, with
-    /// `reloadKind`, reloads that kind: an app's "save, then `reloadTimelines(ofKind:)`" in one call.
+    /// `reloadKind`, reloads that kind: an app's "save, then `reloadTimelines(ofKind:)`" in one call. The value is
+    /// committed with the turn's changes, before the reply (`DaemonControlHandler`).
     public func dataSet(group: String, key: String, value: String, reloadKind: String?) throws(ControlError)
         -> DataSetMethod.Reply
     {
@@ -34,18 +35,23 @@ extension WidgetService {
         do {
             try groupData.write(record)
         } catch {
-            throw .invalidParameter("group", reason: "cannot write the group's data file: \(error)")
+            throw .stateNotWritten(cause: "cannot write the group's data file: \(error)", applied: false)
         }
         state.batch.setGroupValue(record)
-        flush()
         logger.info("group \(group): \(key) set", metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
         let decisions = try reloadKind.map { kind throws(ControlError) in try reload(.kind(kind), foreground: false) }
         return DataSetMethod.Reply(updatedAt: now, decisions: decisions ?? [])
     }
 
+    /// The value of `group`/`key`. A change not yet committed counts: a reader on another connection sees it as soon
+    /// as it is made, like the provider reading its file.
     public func dataGet(group: String, key: String) throws(ControlError) -> DataItem {
         try checkName(group, "group")
         try checkName(key, "key")
+        if let unwritten = state.batch.groupData[StateBatch.GroupDataKey(group: group, key: key)] {
+            guard let record = unwritten else { throw .unknownKey(group: group, key: key) }
+            return DataItem(key: record.key, value: record.value, updatedAt: record.updatedAt)
+        }
         let stored: GroupDataRecord?
         do {
             stored = try state.store.groupValue(group: group, key: key)
@@ -58,22 +64,24 @@ extension WidgetService {
         return DataItem(key: record.key, value: record.value, updatedAt: record.updatedAt)
     }
 
+    /// Every value of `group`, ordered by key, changes not yet committed included.
     public func dataList(group: String) throws(ControlError) -> [DataItem] {
         try checkName(group, "group")
+        var records: [String: GroupDataRecord] = [:]
         do {
-            return try state.store.groupData(group: group).map {
-                DataItem(key: $0.key, value: $0.value, updatedAt: $0.updatedAt)
-            }
+            for record in try state.store.groupData(group: group) { records[record.key] = record }
         } catch {
             logger.error("group \(group): cannot read its data: \(error)", metadata: ["GROUP": "\(group)"])
-            return []
+        }
+        for (key, record) in state.batch.groupData where key.group == group { records[key.key] = record }
+        return records.values.sorted { $0.key < $1.key }.map {
+            DataItem(key: $0.key, value: $0.value, updatedAt: $0.updatedAt)
         }
     }
 
     public func dataDelete(group: String, key: String) throws(ControlError) {
         _ = try dataGet(group: group, key: key)
         state.batch.deleteGroupValue(group: group, key: key)
-        flush()
         groupData.remove(group: group, key: key)
         logger.info("group \(group): \(key) deleted", metadata: ["GROUP": "\(group)", "KEY": "\(key)"])
     }

@@ -157,6 +157,13 @@ extension WidgetService {
                         + "(\(manifest.path)) has one")))
                 return
             }
+            // Writes may have started failing while the provider answered.
+            do throws(ControlError) {
+                try self.requireWritableState()
+            } catch {
+                completion(.failure(error))
+                return
+            }
             completion(.success(self.insertWidget(kind: kind, family: family, configuration: configuration)))
         }
     }

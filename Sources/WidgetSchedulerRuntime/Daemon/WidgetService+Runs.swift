@@ -17,8 +17,10 @@ extension WidgetService {
 
     /// A spent token and the run's start must survive a kill -9 before the provider runs: a restart would otherwise
     /// refund the token and run the widget again inside the floor. The store records the starting widgets'
-    /// schedules (one write, no commit); if it cannot, the whole batch is committed instead. A kind in developer mode
-    /// has neither floor nor budget to protect: its run starts are written with the turn's changes.
+    /// schedules (one write, no commit); if it cannot, the whole batch is committed instead. While writes fail
+    /// (a full disk takes both), the runs still start, their spends kept in memory: the widgets stay current, and
+    /// the degraded state is logged once, not once a run. A kind in developer mode has neither floor nor budget to
+    /// protect: its run starts are written with the turn's changes.
     func recordSpends(of starts: [(id: String, position: Int, reason: RunReason)], at now: Instant) {
         var bound: [WidgetScheduleRecord] = []
         for (id, position, _) in starts {
@@ -28,12 +30,7 @@ extension WidgetService {
             bound.append(record)
         }
         guard !bound.isEmpty else { return }
-        do {
-            try state.recordRunStarts(bound)
-        } catch {
-            logger.error("cannot record the runs' spent tokens (\(error)); committing the state before they start")
-            flush()
-        }
+        if !state.recordRunStarts(bound), state.mayAttemptWrite(at: now) { flush() }
     }
 
     /// Spawns the provider of the widget at `position` of `widgets`; nil if no manifest serves its kind (that run

@@ -4,9 +4,11 @@ import WidgetSchedulerCore
 
 /// The daemon's status: the one-line text `systemctl status` shows (sd_notify's `STATUS=`) and `Status`'s reply.
 extension WidgetService {
-    /// "12 widgets, 1 running, next reload weather/w3 in 4min 3s" (`TimeSpan`); a run due already is "now".
+    /// "12 widgets, 1 running, next reload weather/w3 in 4min 3s" (`TimeSpan`); a run due already is "now". While
+    /// the state cannot be written it begins "degraded, state not written (cause); ".
     public func statusLine(at now: Instant) -> String {
-        var text = "\(Counted.phrase(widgets.count, "widget")), \(scheduler.runningCount) running"
+        var text = state.health.failure.map { "degraded, state not written (\($0.cause)); " } ?? ""
+        text += "\(Counted.phrase(widgets.count, "widget")), \(scheduler.runningCount) running"
         if let (id, plan) = nextPlannedRun(at: now), let kind = widgets[id]?.kind {
             text += ", next reload \(kind)/\(id) \(TimeSpan.relative(max(0, plan.at - now.monotonic)))"
         }
@@ -53,6 +55,10 @@ extension WidgetService {
             socket: options.socketPath,
             providerDirectories: manifests.directories.map {
                 StatusMethod.ProviderDirectory(path: $0.path, state: $0.stateName, manifests: $0.files)
+            },
+            stateNotWritten: state.health.failure.map {
+                StatusMethod.StateWriteFailure(since: now.wall(atMonotonic: $0.since), cause: $0.cause,
+                                               attempts: $0.attempts, nextAttempt: now.wall(atMonotonic: $0.nextAttempt))
             })
     }
 }

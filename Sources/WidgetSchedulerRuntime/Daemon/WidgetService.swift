@@ -105,13 +105,40 @@ public final class WidgetService {
     public var hasUnwrittenChanges: Bool { state.hasUnwrittenChanges }
 
     /// Writes the changes since the last write in one transaction, with the clock stamp used to restore after a
-    /// restart; the run lines folded since the last write go with them.
+    /// restart; the run lines folded since the last write go with them. The replies waiting for the write are sent
+    /// (or get `StateNotWritten`). A failure makes the service degraded until a write succeeds.
     public func flush() {
         reporter.writeFoldedRunLines(into: &state.batch)
-        guard state.hasUnwrittenChanges else { return }
+        let wasDegraded = state.health.isDegraded
         let now = clock.now()
         state.flush(at: now, nextWidgetNumber: nextWidgetNumber, isWidget: { widgets[$0] != nil },
                     scheduleRecord: { scheduleRecord($0, at: now) })
+        // The status line says whether the service is degraded.
+        if state.health.isDegraded != wasDegraded { revision &+= 1 }
+    }
+
+    /// Whether client replies wait for the next write: the daemon writes at the end of the turn.
+    public var hasRepliesAwaitingWrite: Bool { state.hasRepliesAwaitingWrite }
+
+    /// While writes fail, the monotonic instant the backoff allows the next attempt; nil while they succeed.
+    public var stateWriteRetryAt: Double? { state.health.nextAttempt }
+
+    /// The spell of failed writes the service is in, nil while writes succeed.
+    public var stateWriteFailure: StateWriteHealth.Failure? { state.health.failure }
+
+    /// Calls `completion` once the changes made so far are committed (nil), or with `StateNotWritten` (applied) if
+    /// the write that should hold them fails: a state-changing reply is sent from here.
+    public func whenWritten(_ completion: @escaping (ControlError?) -> Void) {
+        state.whenWritten(completion)
+    }
+
+    /// Checks, before a client's change is made, that it can be saved: while writes fail, one attempt is made at
+    /// once (at most once a second, `StateWriteHealth`), and if writes still fail the request is refused with
+    /// `StateNotWritten` (not applied), so nothing is changed that would be lost.
+    public func requireWritableState() throws(ControlError) {
+        guard state.health.isDegraded else { return }
+        if state.mayAttemptWriteForClient(at: clock.now()) { flush() }
+        if let failure = state.health.failure { throw .stateNotWritten(cause: failure.cause, applied: false) }
     }
 
     /// The widget's scheduler state as stored, at `now`; nil once the widget is gone.

@@ -4,11 +4,14 @@
 /// so writes are paced:
 /// - a change after a quiet spell is written at the next idle moment (nothing of normal priority pending), or after
 ///   `maximumDelay` if no idle moment comes;
-/// - while changes keep coming, writes are at least `minimumInterval` apart, so a burst of runs shares one commit.
+/// - while changes keep coming, writes are at least `minimumInterval` apart, so a burst of runs shares one commit;
+/// - a client waiting for its change to be committed (a state-changing request's reply is sent only after its
+///   commit) has the turn's changes written at once, whatever the interval;
+/// - after a failed write, the next is tried when `StateWriteHealth`'s backoff says, not every turn.
 ///
-/// Nothing a client was told waits for this: replies that change state are written before they are sent, and a
-/// run's spent token is journaled before its provider starts (`StateStore.recordRunStarts`). What a `kill -9` can
-/// take is at most `minimumInterval + maximumDelay` of run results, which the restarted daemon runs again.
+/// A run's spent token is journaled before its provider starts (`StateStore.recordRunStarts`), so what a `kill -9`
+/// can take is at most `minimumInterval + maximumDelay` of run results, which the restarted daemon runs again; no
+/// client was told of them.
 public struct WritePacer: Sendable, Equatable {
     /// What the daemon does with its unwritten changes at the end of a loop turn.
     public enum Action: Sendable, Equatable {
@@ -36,14 +39,18 @@ public struct WritePacer: Sendable, Equatable {
         self.maximumDelay = maximumDelay
     }
 
-    /// The action for the end of a loop turn at `now`, given whether changes are waiting.
-    public mutating func endOfTurn(at now: Double, hasUnwrittenChanges: Bool) -> Action {
+    /// The action for the end of a loop turn at `now`, given whether changes are waiting, whether a client's reply
+    /// waits for them to be committed, and, while writes fail, when the backoff allows the next attempt.
+    public mutating func endOfTurn(at now: Double, hasUnwrittenChanges: Bool, repliesWaiting: Bool = false,
+                                   retryAt: Double? = nil) -> Action {
         guard hasUnwrittenChanges else {
             unwrittenSince = nil
             return .nothing
         }
         let since = unwrittenSince ?? now
         unwrittenSince = since
+        if repliesWaiting { return .write }
+        if let retryAt { return now >= retryAt ? .write : .wait(until: retryAt) }
         let earliest = lastWrite + minimumInterval
         if now < earliest { return .wait(until: earliest) }
         // The idle wait counts from when the interval allowed a write, not from the change: a change that waited out

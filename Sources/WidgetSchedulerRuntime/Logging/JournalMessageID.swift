@@ -39,6 +39,11 @@ public enum JournalMessageID: String, CaseIterable, Sendable {
     /// A budgeted run was in flight when the daemon last stopped: the run in its place spends no second token
     /// (WIDGET_ID, WIDGET_KIND, RELOAD_REASON of the run in its place).
     case interruptedRunResumed = "adffc638d7d5491194f97a5aa24a61be"
+    /// The state could not be written (FAILURE_REASON): the daemon is degraded until a retry succeeds. Logged once
+    /// a spell, and again when the daemon stops with changes it could not write.
+    case stateNotWritten = "5da39722d2544e80bc473afea9722b88"
+    /// The state was written again after a spell of failed writes; the daemon is no longer degraded.
+    case stateWrittenAgain = "cc055d94ceb645f0be10fdc887ffc8d9"
 
     /// The value for a `Logger.Metadata` entry under `JournalField.messageID`.
     public var metadataValue: Logger.MetadataValue {

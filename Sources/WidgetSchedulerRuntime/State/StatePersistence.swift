@@ -8,7 +8,9 @@ import WidgetSchedulerCore
 /// timelines read back when their contents are needed.
 ///
 /// Everything here runs on the event loop's one thread. The changes are written by `flush`, when the daemon's
-/// `WritePacer` says; until then nothing is lost while the process lives.
+/// `WritePacer` says; until then nothing is lost while the process lives. A client's state-changing request has its
+/// reply wait for the write that holds its change (`whenWritten`). A failed write keeps the changes, makes the daemon
+/// degraded (`health`), is logged once, and is retried on a backoff.
 final class StatePersistence {
     let store: StateStoring
     /// The kernel's boot id (`DaemonClock.bootID`): every write stamps it, so a restart knows whether the monotonic
@@ -25,6 +27,12 @@ final class StatePersistence {
     /// Widgets whose scheduler state changed since the last successful write. Their records are encoded when
     /// written, once per write, not once per change: a busy widget changes state twice per run.
     private var unwrittenSchedules: Set<String> = []
+    /// Whether writes succeed, and when to try again if not.
+    private(set) var health = StateWriteHealth()
+    /// Replies waiting for the next write: each gets nil once it committed, or the error to send.
+    private var awaitingWrite: [(ControlError?) -> Void] = []
+    /// Whether the run-start journal failed its last append, so that a spell of failures is logged once.
+    private var runStartsFailing = false
 
     init(store: StateStoring, bootID: String, logger: Logger) {
         self.store = store
@@ -221,12 +229,29 @@ final class StatePersistence {
     /// Whether changes are waiting for `flush`.
     var hasUnwrittenChanges: Bool { !batch.isEmpty || !unwrittenSchedules.isEmpty || !freshTimelines.isEmpty }
 
+    /// Whether replies wait for the next write.
+    var hasRepliesAwaitingWrite: Bool { !awaitingWrite.isEmpty }
+
+    /// Calls `completion` once the changes made so far are committed (nil), or with `StateNotWritten` if the write
+    /// that should hold them fails; at once if nothing waits to be written.
+    func whenWritten(_ completion: @escaping (ControlError?) -> Void) {
+        guard hasUnwrittenChanges else {
+            completion(nil)
+            return
+        }
+        awaitingWrite.append(completion)
+    }
+
     /// Writes the changes since the last write in one transaction, with the clock stamp used to restore after a
     /// restart: each changed widget's state as `scheduleRecord` gives it (nil once the widget is gone), and the fresh
-    /// timelines of the widgets still there (`isWidget`). A failed write keeps everything for the next.
+    /// timelines of the widgets still there (`isWidget`). A failed write keeps everything for the next, and the
+    /// replies waiting for it get `StateNotWritten`.
     func flush(at now: Instant, nextWidgetNumber: Int, isWidget: (String) -> Bool,
                scheduleRecord: (String) -> WidgetScheduleRecord?) {
-        guard hasUnwrittenChanges else { return }
+        guard hasUnwrittenChanges else {
+            answerAwaiting(nil)
+            return
+        }
         for id in unwrittenSchedules {
             if let record = scheduleRecord(id) { batch.upsertSchedule(record) }
         }
@@ -239,19 +264,71 @@ final class StatePersistence {
         batch.setMeta("nextWidgetNumber", String(nextWidgetNumber))
         do {
             try store.apply(batch)
-            batch.removeAll()
-            unwrittenSchedules.removeAll(keepingCapacity: true)
-            freshTimelines.removeAll(keepingCapacity: true)
         } catch {
-            // Keep the batch: the next turn retries it with its own changes merged in; nothing is lost while the
+            // Keep the batch: the next attempt retries it with the later changes merged in; nothing is lost while the
             // process lives.
-            logger.error("cannot write state: \(error)")
+            failed(at: now, cause: "\(error)")
+            answerAwaiting(.stateNotWritten(cause: "\(error)", applied: true))
+            return
         }
+        batch.removeAll()
+        unwrittenSchedules.removeAll(keepingCapacity: true)
+        freshTimelines.removeAll(keepingCapacity: true)
+        if let ended = health.succeeded(at: now.monotonic) {
+            let seconds = TimeSpan.text(now.monotonic - ended.since)
+            let text = "state written again after \(seconds) and \(ended.attempts) failed attempt(s); the daemon is "
+                + "no longer degraded"
+            logger.notice("\(text)", metadata: [
+                              JournalField.messageID: JournalMessageID.stateWrittenAgain.metadataValue])
+        }
+        answerAwaiting(nil)
     }
 
-    /// Makes the schedules of runs about to start survive a kill before the runs start (`StateStoring`); if the
-    /// store cannot, the caller commits everything instead.
-    func recordRunStarts(_ records: [WidgetScheduleRecord]) throws {
-        try store.recordRunStarts(records)
+    /// Notes a failed write (of the database or of the run-start journal); the first of a spell is logged, once.
+    func failed(at now: Instant, cause: String) {
+        guard health.failed(at: now.monotonic, cause: cause) else { return }
+        let text = "cannot write the state: \(cause); the daemon is degraded: changes are kept in memory and "
+            + "written when a retry succeeds, requests that change state are refused until then, and a stop before "
+            + "then loses them"
+        logger.error("\(text)", metadata: [
+                         JournalField.messageID: JournalMessageID.stateNotWritten.metadataValue,
+                         JournalField.failureReason: .string(cause)])
+    }
+
+    /// Whether a write may be attempted at `now` for the scheduler's own needs (a run's spend the journal could not
+    /// take): always while writes succeed, else when the backoff allows.
+    func mayAttemptWrite(at now: Instant) -> Bool {
+        guard let next = health.nextAttempt else { return true }
+        return now.monotonic >= next
+    }
+
+    /// Whether a client's request may have a write attempted for it at `now` (`StateWriteHealth`).
+    func mayAttemptWriteForClient(at now: Instant) -> Bool {
+        health.mayAttemptForClient(at: now.monotonic)
+    }
+
+    private func answerAwaiting(_ error: ControlError?) {
+        guard !awaitingWrite.isEmpty else { return }
+        let waiting = awaitingWrite
+        awaitingWrite = []
+        for completion in waiting { completion(error) }
+    }
+
+    /// Makes the schedules of runs about to start survive a kill before the runs start (`StateStoring`). Returns
+    /// false if the store cannot, and the caller commits everything instead; the first failure of a spell is logged.
+    func recordRunStarts(_ records: [WidgetScheduleRecord]) -> Bool {
+        do {
+            try store.recordRunStarts(records)
+            runStartsFailing = false
+            return true
+        } catch {
+            if !runStartsFailing {
+                runStartsFailing = true
+                let text = "cannot record the runs' spent tokens (\(error)); the state is committed before they "
+                    + "start instead, while the store allows"
+                logger.error("\(text)")
+            }
+            return false
+        }
     }
 }
