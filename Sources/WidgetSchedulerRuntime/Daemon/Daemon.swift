@@ -47,6 +47,8 @@ public final class Daemon {
     private var server: ControlServer!
     private var sources: [EventSource] = []
     private var runner: ProviderRunner!
+    /// The state database, checkpointed at a clean stop.
+    private var store: StateStore!
     private var lastStatus = ""
     private var lastStatusRevision = -1
     private var lastStatusTime = -Double.infinity
@@ -295,6 +297,7 @@ public final class Daemon {
             throw StartError(description: "cannot open the state in \(options.stateDirectory): \(error)")
         }
         if let recovery = store.runStartRecovery { logger.warning("\(recovery)") }
+        self.store = store
         Self.logLatencySlice(ThreadScheduling.requestLatencySlice(), to: logger)
         let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
         self.runner = runner
@@ -475,6 +478,8 @@ public final class Daemon {
             logger.error("\(text)", metadata: [
                              JournalField.messageID: JournalMessageID.stateNotWritten.metadataValue,
                              JournalField.failureReason: .string(failure.cause)])
+        } else {
+            checkpointOnStop()
         }
         // After the last write: the runs in flight were ended by this stop, not by a death.
         close(open(cleanStopMarker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
@@ -483,10 +488,22 @@ public final class Daemon {
         loop.exit(code: 0)
     }
 
-    /// A file in the state directory that says the daemon's last stop was clean (SIGTERM, every state written): made
-    /// at the end of a stop, removed at start. A start that does not find it follows a death (a crash, a watchdog
-    /// abort, SIGKILL), and the runs then in flight are counted against their widgets.
+    /// A file in the state directory that says the daemon's last stop was clean (SIGTERM, the runs in flight ended
+    /// by it): made at the end of a stop, removed at start. A start that does not find it follows a death (a crash, a
+    /// watchdog abort, SIGKILL), and the runs then in flight are counted against their widgets.
     private var cleanStopMarker: String { options.stateDirectory + "/stopped-cleanly" }
+
+    /// Leaves the whole state in `state.sqlite` (`StateStore.checkpointTruncatingWAL`): a WAL damaged or deleted
+    /// while the daemon is stopped then takes nothing with it. If it cannot, the WAL keeps the state, which the next
+    /// start reads as always.
+    private func checkpointOnStop() {
+        do {
+            let frames = try store.checkpointTruncatingWAL()
+            logger.debug("state checkpointed: \(frames) WAL frame(s) folded into \(store.path), the WAL emptied")
+        } catch {
+            logger.warning("cannot fold the WAL into the database at stop (\(error)); the state stays in the WAL")
+        }
+    }
 
     private func wedge() {
         logger.warning("test fault: wedging the event loop (SIGUSR1 with WIDGET_SCHEDULER_TEST_FAULTS=1)")

@@ -157,6 +157,16 @@ public final class StateStore {
         }
     }
 
+    /// Folds the whole WAL into the database file and empties it (`wal_checkpoint(TRUNCATE)`), for a clean stop:
+    /// the state is then in `state.sqlite` alone, and a WAL damaged or lost while the daemon is stopped costs
+    /// nothing. The background checkpointer is stopped first, as its connection would keep the WAL busy. Returns the
+    /// WAL's frames that were folded in.
+    @discardableResult
+    public func checkpointTruncatingWAL() throws -> Int {
+        checkpointer?.stop()
+        return try databaseQueue.writeWithoutTransaction { db in try db.checkpoint(.truncate).walFrameCount }
+    }
+
     /// Background checkpoints completed so far and the last one's failure, if any; nil without a background
     /// checkpointer.
     public var backgroundCheckpointStatus: (completed: Int, lastFailure: String?)? {
