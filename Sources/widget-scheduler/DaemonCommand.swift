@@ -39,6 +39,10 @@ struct DaemonCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The control socket (default: <runtime-dir>/control.socket).", valueName: "path"))
     var socket: String?
 
+    @Flag(help: ArgumentHelp("Start even when the state shows it lost widgets (an old or emptied state.sqlite), "
+                             + "going on without them; without it the daemon refuses to start."))
+    var acceptStateLoss = false
+
     @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
     var logLevel: String = "info"
 
@@ -60,7 +64,7 @@ struct DaemonCommand: ParsableCommand {
             stateDirectory: stateDir ?? Self.firstPath(environment["STATE_DIRECTORY"]) ?? "/var/lib/widget-scheduler",
             runtimeDirectory: runtimeDir ?? Self.firstPath(environment["RUNTIME_DIRECTORY"]) ?? "/run/widget-scheduler",
             providerDirectories: providersDir.isEmpty ? ManifestLoader.defaultDirectories : providersDir,
-            socketPath: socket, version: WidgetSchedulerCommand.version)
+            socketPath: socket, version: WidgetSchedulerCommand.version, acceptStateLoss: acceptStateLoss)
         do {
             let daemon = try Daemon(options: options, logger: logger)
             let status = try daemon.run()
@@ -68,7 +72,10 @@ struct DaemonCommand: ParsableCommand {
         } catch let error as Daemon.StartError {
             // Once on stderr, for whoever started the daemon, and once in the journal when it logs there: the
             // stderr log handler would print it a second time.
-            if target == .journal { logger.critical("cannot start: \(error)") }
+            if target == .journal {
+                logger.critical("cannot start: \(error)",
+                                metadata: error.messageID.map { [JournalField.messageID: $0.metadataValue] })
+            }
             FileHandle.standardError.write(Data("widget-scheduler: \(error)\n".utf8))
             throw ExitCode(1)
         }

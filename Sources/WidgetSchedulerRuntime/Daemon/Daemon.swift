@@ -20,21 +20,32 @@ public final class Daemon {
         /// nil: `<runtime-dir>/control.socket`, unless systemd passes a socket.
         public var socketPath: String?
         public var version: String
+        /// Start even when the state shows it lost widgets (`StateLoss`), logging what was lost.
+        public var acceptStateLoss: Bool
 
         public init(configPath: String, stateDirectory: String, runtimeDirectory: String,
-                    providerDirectories: [String], socketPath: String?, version: String) {
+                    providerDirectories: [String], socketPath: String?, version: String,
+                    acceptStateLoss: Bool = false) {
             self.configPath = configPath
             self.stateDirectory = stateDirectory
             self.runtimeDirectory = runtimeDirectory
             self.providerDirectories = providerDirectories
             self.socketPath = socketPath
             self.version = version
+            self.acceptStateLoss = acceptStateLoss
         }
     }
 
     /// A start-up failure, said in one line.
     public struct StartError: Error, CustomStringConvertible {
         public var description: String
+        /// The journal's MESSAGE_ID for the failure, when it has one of its own.
+        public var messageID: JournalMessageID?
+
+        public init(description: String, messageID: JournalMessageID? = nil) {
+            self.description = description
+            self.messageID = messageID
+        }
     }
 
     let options: Options
@@ -292,10 +303,15 @@ public final class Daemon {
             // Checkpoints on the store's own thread: one inside a commit stalls the loop for two fsyncs and the page
             // copies, which would delay entry changes and runs alike.
             store = try StateStore(directory: stateURL,
-                                   options: StateStoreOptions(backgroundCheckpointEveryCommits: 100))
+                                   options: StateStoreOptions(backgroundCheckpointEveryCommits: 100,
+                                                              acceptStateLoss: options.acceptStateLoss))
+        } catch StateStoreError.stateLost(let loss) {
+            throw StartError(description: loss.description, messageID: .stateLost)
         } catch {
             throw StartError(description: "cannot open the state in \(options.stateDirectory): \(error)")
         }
+        if let loss = store.acceptedStateLoss { acceptedStateLoss(loss) }
+        try checkWidgetsSinceCleanStop(store)
         if let recovery = store.runStartRecovery { logger.warning("\(recovery)") }
         self.store = store
         Self.logLatencySlice(ThreadScheduling.requestLatencySlice(), to: logger)
@@ -481,8 +497,10 @@ public final class Daemon {
         } else {
             checkpointOnStop()
         }
-        // After the last write: the runs in flight were ended by this stop, not by a death.
-        close(open(cleanStopMarker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600))
+        // After the last write: the runs in flight were ended by this stop, not by a death. With every change
+        // written, the marker also says how many widgets the database holds, which the next start checks.
+        let widgets = service.stateWriteFailure == nil ? try? store.widgetCount() : nil
+        writeCleanStopMarker(widgets: widgets)
         handler.endStreams()
         server.stop()
         loop.exit(code: 0)
@@ -492,6 +510,42 @@ public final class Daemon {
     /// by it): made at the end of a stop, removed at start. A start that does not find it follows a death (a crash, a
     /// watchdog abort, SIGKILL), and the runs then in flight are counted against their widgets.
     private var cleanStopMarker: String { options.stateDirectory + "/stopped-cleanly" }
+
+    /// Makes the clean-stop marker, holding `widgets N` when the count is known.
+    private func writeCleanStopMarker(widgets: Int?) {
+        let descriptor = open(cleanStopMarker, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        if let widgets {
+            let text = Array("widgets \(widgets)\n".utf8)
+            _ = text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        }
+        close(descriptor)
+    }
+
+    /// Refuses to start (unless `acceptStateLoss`) when the database holds fewer widgets than the clean-stop marker
+    /// says it held at the last stop. The marker stays until a start goes on, so a refused start is refused again.
+    private func checkWidgetsSinceCleanStop(_ store: StateStore) throws {
+        guard let text = try? String(contentsOfFile: cleanStopMarker, encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("widgets ") }),
+              let atStop = Int(line.dropFirst("widgets ".count)), atStop >= 0
+        else { return }
+        let now: Int
+        do {
+            now = try store.widgetCount()
+        } catch {
+            throw StartError(description: "cannot count the widgets in \(store.path): \(error)")
+        }
+        guard let loss = StateLoss.sinceCleanStop(databasePath: store.path, markerPath: cleanStopMarker,
+                                                  widgetsAtStop: atStop, widgetsNow: now)
+        else { return }
+        guard options.acceptStateLoss else { throw StartError(description: loss.description, messageID: .stateLost) }
+        acceptedStateLoss(loss)
+    }
+
+    private func acceptedStateLoss(_ loss: StateLoss) {
+        logger.error("\(loss.path) has lost state: \(loss.evidence); going on without it (--accept-state-loss)",
+                     metadata: [JournalField.messageID: JournalMessageID.stateLost.metadataValue])
+    }
 
     /// Leaves the whole state in `state.sqlite` (`StateStore.checkpointTruncatingWAL`): a WAL damaged or deleted
     /// while the daemon is stopped then takes nothing with it. If it cannot, the WAL keeps the state, which the next

@@ -44,6 +44,9 @@ public enum JournalMessageID: String, CaseIterable, Sendable {
     case stateNotWritten = "5da39722d2544e80bc473afea9722b88"
     /// The state was written again after a spell of failed writes; the daemon is no longer degraded.
     case stateWrittenAgain = "cc055d94ceb645f0be10fdc887ffc8d9"
+    /// The state database lost what it held (`StateLoss`): the daemon refused to start, or, with
+    /// `--accept-state-loss`, started without it.
+    case stateLost = "e78465ead4f64009a3b9dd79202b080f"
 
     /// The value for a `Logger.Metadata` entry under `JournalField.messageID`.
     public var metadataValue: Logger.MetadataValue {

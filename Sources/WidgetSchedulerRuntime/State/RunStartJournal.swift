@@ -32,6 +32,10 @@ final class RunStartJournal {
         var schedule: WidgetScheduleRecord
     }
 
+    /// The number of the first readable record when the file was opened: every number before it was covered by a
+    /// commit before the file was last emptied.
+    let firstSequence: UInt64?
+
     /// The byte range cut from the file when it was opened: a record cut short or damaged, and whatever followed it.
     let droppedTail: Range<Int>?
 
@@ -46,6 +50,7 @@ final class RunStartJournal {
         let contents = FileManager.default.contents(atPath: path) ?? Data()
         let (records, goodLength) = Self.decode([UInt8](contents))
         droppedTail = goodLength < contents.count ? goodLength..<contents.count : nil
+        firstSequence = records.first?.sequence
         if droppedTail != nil {
             _ = ftruncate(fd, off_t(goodLength))
         }

@@ -30,6 +30,9 @@ public final class StateStore {
     /// What opening the store recovered from the run-start journal, for the daemon's log: run starts a killed
     /// daemon journaled but never committed, and a damaged tail that was dropped, naming the file. Nil if nothing.
     public internal(set) var runStartRecovery: String?
+    /// What the run-start journal showed the database to have lost, when `StateStoreOptions.acceptStateLoss` let it
+    /// open all the same. Nil if nothing.
+    public private(set) var acceptedStateLoss: StateLoss?
     var commitsSinceCheckpointRequest = 0
 
     /// The file name of the database inside the state directory.
@@ -39,8 +42,8 @@ public final class StateStore {
 
     /// Opens (creating if needed) `state.sqlite` in `directory`, and brings its schema up to date.
     ///
-    /// - Throws: `StateStoreError.cannotOpen` naming the file, or `StateStoreError.newerSchema` if a newer version
-    ///   wrote the database.
+    /// - Throws: `StateStoreError.cannotOpen` naming the file, `StateStoreError.newerSchema` if a newer version
+    ///   wrote the database, or `StateStoreError.stateLost` if the run-start journal shows it lost commits.
     public convenience init(directory: URL, options: StateStoreOptions = StateStoreOptions()) throws {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -102,6 +105,19 @@ public final class StateStore {
             }
         } catch {
             throw StateStoreError.cannotOpen(path: path, reason: "checkpoint connection: \(error)")
+        }
+        // Before the journal's records are folded in, which would mark them covered and hide the evidence.
+        let queue = databaseQueue
+        let loss = StateLoss.inRunStartJournal(
+            databasePath: path, journalPath: runStartJournal.path, applied: runStartJournal.appliedSequence,
+            first: runStartJournal.firstSequence, pending: runStartJournal.pending
+        ) { id in
+            (try? queue.read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM widget WHERE id = ?", arguments: [id]) })
+                != nil
+        }
+        if let loss {
+            guard options.acceptStateLoss else { throw StateStoreError.stateLost(loss) }
+            acceptedStateLoss = loss
         }
         do {
             try recoverRunStarts()

@@ -8,6 +8,8 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case cannotWrite(path: String, reason: String)
     /// A stored row holds a value this version cannot read.
     case corruptRow(table: String, key: String, reason: String)
+    /// The run-start journal shows that the database lost commits (`StateStore.Options.acceptStateLoss` not given).
+    case stateLost(StateLoss)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
             return "cannot write \(path): \(reason)"
         case .corruptRow(let table, let key, let reason):
             return "state database row \(table)[\(key)] is unreadable: \(reason)"
+        case .stateLost(let loss):
+            return loss.description
         }
     }
 }

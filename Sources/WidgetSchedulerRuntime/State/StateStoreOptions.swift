@@ -33,6 +33,9 @@ public struct StateStoreOptions: Sendable {
     /// With background checkpoints: once the WAL holds this many pages, a checkpoint also restarts it (briefly
     /// holding writers off), so back-to-back commits cannot grow it without end.
     public var walRestartPages: Int
+    /// Opens a database that the run-start journal shows to have lost commits (`StateLoss`), instead of throwing
+    /// `StateStoreError.stateLost`; `StateStore.acceptedStateLoss` then says what was lost.
+    public var acceptStateLoss: Bool
 
     public init(
         historyLimitPerWidget: Int = 200,
@@ -42,7 +45,8 @@ public struct StateStoreOptions: Sendable {
         durability: Durability = .processCrash,
         walAutoCheckpointPages: Int = 1000,
         backgroundCheckpointEveryCommits: Int? = nil,
-        walRestartPages: Int = 4096
+        walRestartPages: Int = 4096,
+        acceptStateLoss: Bool = false
     ) {
         self.historyLimitPerWidget = historyLimitPerWidget
         self.historyMaxAge = historyMaxAge
@@ -52,5 +56,6 @@ public struct StateStoreOptions: Sendable {
         self.walAutoCheckpointPages = walAutoCheckpointPages
         self.backgroundCheckpointEveryCommits = backgroundCheckpointEveryCommits.map { max(1, $0) }
         self.walRestartPages = max(1, walRestartPages)
+        self.acceptStateLoss = acceptStateLoss
     }
 }

@@ -67,14 +67,31 @@ final class ReliabilityWorld {
 
     // MARK: - The daemon
 
-    /// Starts `widget-scheduler` (via `prefix`, e.g. `prlimit`, with `extraEnvironment` added) and waits until its
-    /// socket answers a call.
-    func start(prefix: [String] = [], logLevel: String = "debug", extraEnvironment: [String: String] = [:]) throws {
+    /// Starts `widget-scheduler` (via `prefix`, e.g. `prlimit`, with `extraEnvironment` and `extraArguments` added)
+    /// and waits until its socket answers a call.
+    func start(prefix: [String] = [], logLevel: String = "debug", extraEnvironment: [String: String] = [:],
+               extraArguments: [String] = []) throws {
+        let (arguments, environment) = try daemonInvocation(prefix: prefix, logLevel: logLevel,
+                                                             extraEnvironment: extraEnvironment,
+                                                             extraArguments: extraArguments)
+        daemonPID = try Self.spawn(arguments, environment: environment, output: logURL.path)
+        _ = try eventually("the daemon's socket \(socketPath); log:\n\(log.suffix(2000))") { () -> Bool? in
+            guard isRunning else { throw ReliabilityFailure("the daemon exited; log:\n\(log.suffix(4000))") }
+            guard let connection = try? RawVarlinkConnection(path: socketPath) else { return nil }
+            return (try? connection.call(Method.status, timeout: 5)) != nil ? true : nil
+        }
+    }
+
+    /// The daemon's command line and environment for this world, as `start` runs it.
+    func daemonInvocation(
+        prefix: [String] = [], logLevel: String = "debug", extraEnvironment: [String: String] = [:],
+        extraArguments: [String] = []
+    ) throws -> (arguments: [String], environment: [String: String]) {
         let executable = try DaemonExecutables.path("widget-scheduler")
         let arguments = prefix + [
             executable, "--config", configURL.path, "--state-dir", stateDirectory.path,
             "--runtime-dir", runtimeDirectory.path, "--providers-dir", providersDirectory.path, "--log-level", logLevel,
-        ]
+        ] + extraArguments
         var environment = ProcessInfo.processInfo.environment
         for name in ["NOTIFY_SOCKET", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES", "WATCHDOG_USEC", "WATCHDOG_PID",
                      "JOURNAL_STREAM", "STATE_DIRECTORY", "RUNTIME_DIRECTORY"] {
@@ -84,12 +101,7 @@ final class ReliabilityWorld {
         environment["WIDGET_SCHEDULER_TEST_FAULTS"] = "1"
         environment["SWIFT_BACKTRACE"] = "enable=no"
         environment.merge(extraEnvironment) { _, extra in extra }
-        daemonPID = try Self.spawn(arguments, environment: environment, output: logURL.path)
-        _ = try eventually("the daemon's socket \(socketPath); log:\n\(log.suffix(2000))") { () -> Bool? in
-            guard isRunning else { throw ReliabilityFailure("the daemon exited; log:\n\(log.suffix(4000))") }
-            guard let connection = try? RawVarlinkConnection(path: socketPath) else { return nil }
-            return (try? connection.call(Method.status, timeout: 5)) != nil ? true : nil
-        }
+        return (arguments, environment)
     }
 
     /// True while the daemon process exists and has not exited (zombies are reaped here).

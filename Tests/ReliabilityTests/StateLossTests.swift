@@ -1,0 +1,58 @@
+import Foundation
+import Glibc
+import Testing
+import WidgetProtocol
+import WidgetSchedulerRuntime
+
+/// Issue 29 §5: an emptied `state.sqlite` started the daemon with 0 widgets and only a warning. Now a start that the
+/// files beside the database show to have lost widgets is refused, naming the file, unless `--accept-state-loss`.
+@Suite("state loss")
+struct StateLossTests {
+    static let provider = """
+        #!/bin/sh
+        cat > /dev/null
+        echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{"text":"ok"}}],"policy":"never"}'
+        """
+
+    @Test func anEmptiedDatabaseAfterACleanStopIsRefusedUntilTheLossIsAccepted() throws {
+        let world = try ReliabilityWorld(config: "")
+        try world.addKind("note", script: Self.provider)
+        try world.start()
+        let ids = try (0..<3).map { _ in try world.add("note") }
+        world.kill(signal: SIGTERM)
+        _ = try eventually("the daemon's exit") { () -> Bool? in world.isRunning ? nil : true }
+
+        let database = world.stateDirectory.appendingPathComponent(StateStore.fileName).path
+        #expect(truncate(database, 0) == 0)
+        for suffix in ["-wal", "-shm"] { unlink(database + suffix) }
+        let invocation = try world.daemonInvocation()
+        let refused = try ReliabilityWorld.run(invocation.arguments, environment: invocation.environment)
+        #expect(refused.status == 1, "\(refused.output)")
+        #expect(refused.output.contains("\(database) has lost state"), "\(refused.output)")
+        #expect(refused.output.contains("says it held 3"), "\(refused.output)")
+        #expect(refused.output.contains("--accept-state-loss"), "\(refused.output)")
+        // Refused again: nothing the refused start did hides the evidence.
+        let again = try ReliabilityWorld.run(invocation.arguments, environment: invocation.environment)
+        #expect(again.status == 1, "\(again.output)")
+
+        try world.start(extraArguments: ["--accept-state-loss"])
+        defer { world.kill(signal: SIGKILL) }
+        #expect(try world.list().isEmpty)
+        #expect(world.log.contains("going on without it (--accept-state-loss)"), "\(world.log.suffix(2000))")
+        print("R9: state loss: an emptied state.sqlite after a clean stop with \(ids.count) widgets refused twice "
+              + "(exit \(refused.status)), started with --accept-state-loss")
+    }
+
+    @Test func aStopThatLeavesEveryWidgetStartsAgainWithoutComplaint() throws {
+        let world = try ReliabilityWorld(config: "")
+        try world.addKind("note", script: Self.provider)
+        try world.start()
+        let ids = try (0..<3).map { _ in try world.add("note") }
+        _ = try world.connect().call(Method.named("Remove"), ["id": .string(ids[0])])
+        world.kill(signal: SIGTERM)
+        _ = try eventually("the daemon's exit") { () -> Bool? in world.isRunning ? nil : true }
+        try world.start()
+        defer { world.kill(signal: SIGKILL) }
+        #expect(try world.list().map(\.id).sorted() == Array(ids.dropFirst()))
+    }
+}
