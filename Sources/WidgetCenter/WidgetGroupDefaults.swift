@@ -14,9 +14,10 @@ import WidgetProtocol
 /// let location = try defaults.string(forKey: "location")
 /// ```
 ///
-/// Reading is open to every local user; writing needs ownership of the group's kinds (the manifest's `owner-users`
-/// and `owner-groups`), membership of the group `widget-scheduler`, or root. Each call blocks until the daemon
-/// answers.
+/// The group is private: reading needs to be among its readers or writers (the manifest's `group-reader-users`,
+/// `group-reader-groups`, `group-writer-users`, `group-writer-groups`, by default the kinds' owners), writing among
+/// its writers; root, the daemon's user and members of the group `widget-scheduler` may do both. A value cannot be
+/// set in a group no manifest declares. Each call blocks until the daemon answers.
 public struct WidgetGroupDefaults: Sendable {
     /// The group's name, as the providers' manifests give it (`group = "weather"`).
     public let suiteName: String

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 import WidgetProtocol
 
-/// SO_PEERCRED at work: `widgetctl` run as `nobody` may read everything but change nothing, and `--foreground` is for
-/// root, the daemon's user and the kind's owners only.
+/// SO_PEERCRED at work: `widgetctl` run as `nobody` may read everything but a group's data, and change nothing;
+/// `--foreground` is for root, the daemon's user and the kind's owners only; a group's data is for its readers and
+/// writers.
 @Suite("Authorization of unprivileged peers")
 struct AuthorizationTests {
-    @Test("nobody is refused reload, add, remove, configure and data writes, and may still read")
+    @Test("nobody is refused reload, add, remove, configure and a group's data, and may still read the rest")
     func unprivilegedPeerIsRefusedChanges() throws {
         let fixture = try DaemonFixture()
         try fixture.addScriptedKind("plain", manifest: #"group = "shared""#, widget: """
@@ -28,14 +29,15 @@ struct AuthorizationTests {
         #expect(message.contains("kind plain"), "\(refused)")
 
         for arguments in [["add", "--kind", "plain"], ["remove", id], ["configure", id, "--param", "location=Rome"],
-                          ["reload", id], ["reload", "--all"], ["data", "set", "shared", "city", "Rome"]] {
+                          ["reload", id], ["reload", "--all"], ["data", "set", "shared", "city", "Rome"],
+                          ["data", "list", "shared"], ["data", "get", "shared", "city"]] {
             let result = try fixture.startWidgetctl(arguments, as: .nobody).wait()
             #expect(result.status == 4, "\(result)")
             #expect(result.standardError.contains("permission denied"), "\(result)")
         }
 
         for arguments in [["list", "--json"], ["kinds", "--json"], ["status", "--json"], ["budget", id, "--json"],
-                          ["timeline", id, "--json"], ["stack", "--json"], ["data", "list", "shared", "--json"]] {
+                          ["timeline", id, "--json"], ["stack", "--json"]] {
             let result = try fixture.startWidgetctl(arguments, as: .nobody).wait()
             #expect(result.status == 0, "\(result)")
         }
@@ -58,7 +60,7 @@ struct AuthorizationTests {
             type = "string"
             default = "Paris"
             """)
-        try fixture.addScriptedKind("other")
+        try fixture.addScriptedKind("other", manifest: #"group = "elsewhere""#)
         try fixture.start()
         let other = try fixture.add("other")
         try fixture.waitUntilIdle(other)
@@ -81,9 +83,42 @@ struct AuthorizationTests {
             let result = try fixture.startWidgetctl(arguments, as: .nobody).wait()
             #expect(result.status == 4, "\(result)")
         }
+        let undeclared = try fixture.widgetctl("data", "set", "nonesuch", "city", "Rome")
+        #expect(undeclared.status != 0, "\(undeclared)")
+        #expect(undeclared.standardError.contains("no provider manifest declares group nonesuch"), "\(undeclared)")
         let removed = try fixture.widgetctl("remove", id, as: .nobody)
         #expect(removed.status == 0, "\(removed)")
         #expect(try fixture.list().map(\.id) == [other])
+    }
+
+    @Test("a group's declared readers read it and may not write it; its writers write it; strangers do neither")
+    func groupDataIsPrivateToItsReadersAndWriters() throws {
+        let fixture = try DaemonFixture()
+        try fixture.addScriptedKind("weather", manifest: """
+            group = "weather"
+            group-reader-users = ["nobody"]
+            group-writer-users = ["root"]
+            """)
+        try fixture.addScriptedKind("secret", manifest: #"group = "secret""#)
+        try fixture.start()
+        _ = try fixture.widgetctlSucceeding("data", "set", "weather", "location", "Home: 12 Secret St")
+        _ = try fixture.widgetctlSucceeding("data", "set", "secret", "pin", "1234")
+
+        let read = try fixture.widgetctl("data", "get", "weather", "location", as: .nobody)
+        #expect(read.status == 0 && read.standardOutput == "Home: 12 Secret St\n", "\(read)")
+        let written = try fixture.widgetctl("data", "set", "weather", "location", "Elsewhere", as: .nobody)
+        #expect(written.status == 4, "\(written)")
+        #expect(written.standardError.contains("uid 65534 is not among group weather's writers"), "\(written)")
+        for arguments in [["data", "get", "secret", "pin"], ["data", "list", "secret"],
+                          ["data", "delete", "secret", "pin"]] {
+            let refused = try fixture.startWidgetctl(arguments, as: .nobody).wait()
+            #expect(refused.status == 4, "\(arguments): \(refused)")
+            #expect(refused.standardError.contains("is not among group secret's"), "\(refused)")
+            #expect(!refused.standardOutput.contains("1234"))
+        }
+        #expect(try fixture.widgetctlSucceeding("data", "get", "secret", "pin").standardOutput == "1234\n")
+        #expect(try fixture.widgetctlSucceeding("data", "get", "weather", "location").standardOutput
+                    == "Home: 12 Secret St\n")
     }
 
     @Test("--foreground is refused to a non-owner and granted to the kind's owner without spending budget")

@@ -82,7 +82,8 @@ struct PythonSDKTests {
 
         let refused = try fixture.run(app + ["intruder"], as: .nobody, environment: environment).wait()
         #expect(refused.status == 1, "\(refused)")
-        #expect(refused.standardError.hasPrefix("note-app: permission denied: DataSet needs "), "\(refused)")
+        #expect(refused.standardError.hasPrefix("note-app: permission denied: uid 65534 is not among group notes's "
+                                                + "writers"), "\(refused)")
         #expect(refused.standardError.hasSuffix("(PermissionDenied)\n"), "\(refused)")
         #expect(try fixture.summary(id).currentEntry?.content.objectValue?["note"] == .string("hello"))
     }

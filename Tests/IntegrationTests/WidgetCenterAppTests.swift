@@ -105,8 +105,8 @@ struct WidgetCenterAppTests {
         let refused = try fixture.run([app, "Rome"], as: .nobody).wait()
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.standardOutput.isEmpty)
-        #expect(refused.standardError.hasPrefix("weather-app: permission denied: DataSet needs "), "\(refused)")
-        #expect(refused.standardError.contains("uid 65534 has none of these"), "\(refused)")
+        #expect(refused.standardError.hasPrefix("weather-app: permission denied: uid 65534 is not among group "
+                                                + "weather's writers"), "\(refused)")
         let stored = try fixture.widgetctlSucceeding("data", "get", "weather", "location")
         #expect(stored.standardOutput.contains("Oslo"), "\(stored)")
     }

@@ -22,17 +22,19 @@ struct UnauthorizedPeerTests {
         PeerCall(arguments: ["add", "--kind", "guarded"], method: "Add", refused: true),
         PeerCall(arguments: ["remove", "WIDGET"], method: "Remove", refused: true),
         PeerCall(arguments: ["data", "set", "g", "k", "v"], method: "DataSet", refused: true),
+        PeerCall(arguments: ["data", "get", "g", "k"], method: "DataGet", refused: true),
+        PeerCall(arguments: ["data", "list", "g"], method: "DataList", refused: true),
         PeerCall(arguments: ["list"], method: "List", refused: false),
     ]
 
-    @Test("Reload, Add, Remove, DataSet and foreground from uid nobody are refused and logged; reads are open")
+    @Test("Reload, Add, Remove, group data and foreground from uid nobody are refused and logged; reads are open")
     func unauthorizedPeersAreRefused() throws {
         let world = try ReliabilityWorld(config: "")
         try world.addKind("guarded", script: """
             #!/bin/sh
             echo run >> runs.log
             echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{}}],"policy":"never"}'
-            """)
+            """, manifestExtra: #"group = "g""#)
         try world.start()
         let widget = try world.add("guarded")
         let runsLog = world.providersDirectory.appendingPathComponent("runs.log")
@@ -69,7 +71,7 @@ struct UnauthorizedPeerTests {
                 "the log names the peer: \(refusals.map(\.message))")
         #expect(try String(contentsOf: runsLog, encoding: .utf8) == runsBefore, "a refused call runs nothing")
         #expect(try world.list().map(\.id) == [widget], "a refused call adds or removes nothing")
-        print("R6: \(refusedCount) state-changing calls from uid nobody refused (exit status, PermissionDenied, "
-              + "one requestRefused entry each); List open; no run, widget or data changed")
+        print("R6: \(refusedCount) state-changing calls and group data reads from uid nobody refused (exit status, "
+              + "PermissionDenied, one requestRefused entry each); List open; no run, widget or data changed")
     }
 }

@@ -18,6 +18,8 @@ func fullManifestParses() throws {
         group = "weather"
         owner-users = ["alice"]
         owner-groups = ["staff", "weather-app"]
+        group-reader-groups = ["staff"]
+        group-writer-users = []
 
         [[widget]]
         kind = "weather"
@@ -47,6 +49,8 @@ func fullManifestParses() throws {
     #expect(manifest.group == "weather")
     #expect(manifest.ownerUsers == ["alice"])
     #expect(manifest.ownerGroups == ["staff", "weather-app"])
+    #expect(manifest.groupReaders == ProviderManifest.Principals(users: [], groups: ["staff"]))
+    #expect(manifest.groupWriters == ProviderManifest.Principals(users: [], groups: []), "declared: no one")
     #expect(manifest.widgets.map(\.kind) == ["weather", "weather.radar"])
     let weather = try #require(manifest.widget(kind: "weather"))
     #expect(weather.displayName == "Weather")
@@ -175,7 +179,16 @@ private let manifestErrorCases: [ManifestErrorCase] = [
     .init(
         toml: exec + "timout = 5" + widget,
         message: #""timout": unknown key (expected one of: exec, timeout, "#
-            + #"memory-max, tasks-max, group, owner-users, owner-groups, assets, widget)"#
+            + #"memory-max, tasks-max, group, owner-users, owner-groups, group-reader-users, group-reader-groups, "#
+            + #"group-writer-users, group-writer-groups, assets, widget)"#
+    ),
+    .init(
+        toml: exec + "group-reader-users = [\"nobody\"]" + widget,
+        message: #""group-reader-users": names the readers of a group, but the manifest has no group = "...""#
+    ),
+    .init(
+        toml: exec + "group = \"g\"\ngroup-writer-groups = \"\"" + widget,
+        message: #""group-writer-groups": expected an array of group names, found """#
     ),
     .init(toml: exec, message: #""widget": expected at least one [[widget]] table, found none"#),
     .init(

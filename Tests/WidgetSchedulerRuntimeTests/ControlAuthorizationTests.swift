@@ -1,5 +1,6 @@
 import Testing
 import WidgetProtocol
+import WidgetSchedulerCore
 import WidgetSchedulerRuntime
 
 /// One row of the authorization table.
@@ -37,7 +38,7 @@ private func owners(_ kind: String) -> KindOwners? {
 private let table: [AuthorizationCase] = [
     .init(name: "List is open", method: .list, kinds: [], peer: alice, expected: .openMethod),
     .init(name: "Watch is open", method: .watch, kinds: ["clock"], peer: bob, expected: .openMethod),
-    .init(name: "DataGet is open", method: .dataGet, kinds: [], peer: bob, expected: .openMethod),
+    .init(name: "Status is open", method: .status, kinds: [], peer: bob, expected: .openMethod),
     .init(name: "root reloads", method: .reload, kinds: ["clock"], peer: root, expected: .root),
     .init(name: "daemon user adds", method: .add, kinds: ["clock"], peer: daemon, expected: .daemonUser),
     .init(name: "admin group removes", method: .remove, kinds: ["clock"], peer: admin, expected: .adminGroup),
@@ -82,6 +83,30 @@ private let table: [AuthorizationCase] = [
             #expect(verdict == .allowed(basis))
         } else {
             #expect(!verdict.isAllowed)
+        }
+    }
+
+    @Test func groupDataIsDecidedByTheGroupsDeclarations() throws {
+        let declarations = [GroupDataAccess.Declaration(manifest: "/p/news.toml",
+                                                        owners: owners("news")?.principals ?? .init())]
+        #expect(try rules.checkGroupData(.write, group: "news", declarations: declarations, method: .dataSet,
+                                         peer: bob) == .writer)
+        #expect(try rules.checkGroupData(.read, group: "news", declarations: declarations, method: .dataGet,
+                                         peer: daemon) == .administrator)
+        #expect(try rules.checkGroupData(.read, group: "news", declarations: declarations, method: .dataList,
+                                         peer: admin) == .administrator)
+        let refusals: [(GroupDataAccess.Access, [GroupDataAccess.Declaration], PeerCredentials, String)] = [
+            (.read, declarations, alice, ControlError.Name.permissionDenied),
+            (.read, declarations, provider, ControlError.Name.permissionDenied),
+            (.write, [], root, ControlError.Name.invalidParameter),
+        ]
+        for (access, declared, peer, name) in refusals {
+            do {
+                try rules.checkGroupData(access, group: "news", declarations: declared, method: .dataGet, peer: peer)
+                Issue.record("\(peer) allowed to \(access)")
+            } catch {
+                #expect(error.name == name, "\(error)")
+            }
         }
     }
 

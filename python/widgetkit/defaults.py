@@ -15,8 +15,9 @@ class GroupDefaults(MutableMapping):
     """The group `group`'s values by key, a dict-like view of what the daemon stores.
 
     A provider whose manifest says `group = "weather"` reads each key with `context.group_value(key)`. Values are
-    text: store a number or a structure as its text (`str(42)`, `json.dumps(...)`). Reading is open to every local
-    user; writing needs ownership of the group's kinds, membership of the group widget-scheduler, or root.
+    text: store a number or a structure as its text (`str(42)`, `json.dumps(...)`). The group is private: reading
+    needs to be among its readers or writers (the manifest's group-reader-* and group-writer-*, by default the kinds'
+    owners), writing among its writers; root, the daemon's user and the group widget-scheduler may do both.
 
         defaults = GroupDefaults("weather")
         defaults.set("location", "Paris", reload_kinds=["weather"])

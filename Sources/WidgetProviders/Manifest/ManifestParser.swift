@@ -6,7 +6,8 @@ import WidgetSchedulerCore
 /// Turns one manifest's TOML text into a `ProviderManifest`, collecting every error it finds.
 public enum ManifestParser {
     private static let topLevelKeys = [
-        "exec", "timeout", "memory-max", "tasks-max", "group", "owner-users", "owner-groups", "assets", "widget",
+        "exec", "timeout", "memory-max", "tasks-max", "group", "owner-users", "owner-groups", "group-reader-users",
+        "group-reader-groups", "group-writer-users", "group-writer-groups", "assets", "widget",
     ]
     private static let widgetKeys = ["kind", "display-name", "description", "families", "parameters", "views"]
     private static let parameterKeys = ["type", "title", "default", "options"]
@@ -67,6 +68,8 @@ public enum ManifestParser {
         }
         let ownerUsers = nameList(table["owner-users"], key: "owner-users", what: "user", fail: fail)
         let ownerGroups = nameList(table["owner-groups"], key: "owner-groups", what: "group", fail: fail)
+        let groupReaders = principals(table, side: "reader", group: group, fail: fail)
+        let groupWriters = principals(table, side: "writer", group: group, fail: fail)
         var assets: String?
         if let value = table["assets"] {
             if case .string(let name) = value, !name.isEmpty {
@@ -104,7 +107,8 @@ public enum ManifestParser {
         guard errors.isEmpty, let exec else { return .failure(ManifestErrors(errors)) }
         return .success(ProviderManifest(
             path: path, exec: exec, timeout: timeout, memoryMax: memoryMax, tasksMax: tasksMax, group: group,
-            ownerUsers: ownerUsers, ownerGroups: ownerGroups, assetsDirectory: assets, widgets: widgets
+            ownerUsers: ownerUsers, ownerGroups: ownerGroups, groupReaders: groupReaders, groupWriters: groupWriters,
+            assetsDirectory: assets, widgets: widgets
         ))
     }
 
@@ -184,6 +188,23 @@ public enum ManifestParser {
         }
         if !argv[0].hasPrefix("/") { argv[0] = ManifestPaths.resolve(argv[0], manifestPath: manifestPath) }
         return argv
+    }
+
+    /// The group's readers or writers (`side`: "reader" or "writer") from `group-<side>-users` and
+    /// `group-<side>-groups`; nil when neither key is there. The keys need a `group`.
+    private static func principals(
+        _ table: [String: JSONValue], side: String, group: String?, fail: (String, String) -> Void
+    ) -> ProviderManifest.Principals? {
+        let usersKey = "group-\(side)-users"
+        let groupsKey = "group-\(side)-groups"
+        guard table[usersKey] != nil || table[groupsKey] != nil else { return nil }
+        if group == nil, table["group"] == nil {
+            fail(table[usersKey] != nil ? usersKey : groupsKey, "names the \(side)s of a group, but the manifest "
+                 + "has no group = \"...\"")
+        }
+        return ProviderManifest.Principals(users: nameList(table[usersKey], key: usersKey, what: "user", fail: fail),
+                                           groups: nameList(table[groupsKey], key: groupsKey, what: "group",
+                                                            fail: fail))
     }
 
     private static func nameList(

@@ -1,5 +1,16 @@
 /// One provider's manifest: how to run it and which widget kinds it serves.
 public struct ProviderManifest: Sendable, Hashable {
+    /// Users and unix groups named in a manifest, by name or numeric id.
+    public struct Principals: Sendable, Hashable {
+        public var users: [String]
+        public var groups: [String]
+
+        public init(users: [String] = [], groups: [String] = []) {
+            self.users = users
+            self.groups = groups
+        }
+    }
+
     /// The manifest file's path.
     public var path: String {
         didSet { directory = Self.directory(of: path) }
@@ -21,6 +32,11 @@ public struct ProviderManifest: Sendable, Hashable {
     public var ownerUsers: [String]
     /// Groups whose members own the kinds.
     public var ownerGroups: [String]
+    /// Who may read the group's data through the daemon (`group-reader-users`, `group-reader-groups`); nil when the
+    /// manifest names no one, and the kinds' owners may (`GroupDataAccess`).
+    public var groupReaders: Principals?
+    /// Who may write the group's data (`group-writer-users`, `group-writer-groups`); nil: the kinds' owners.
+    public var groupWriters: Principals?
     /// The provider's asset folder (`assets`), absolute: the images its views show. Nil when it has none.
     public var assetsDirectory: String?
     /// The widget kinds served, in file order.
@@ -45,6 +61,8 @@ public struct ProviderManifest: Sendable, Hashable {
         group: String? = nil,
         ownerUsers: [String] = [],
         ownerGroups: [String] = [],
+        groupReaders: Principals? = nil,
+        groupWriters: Principals? = nil,
         assetsDirectory: String? = nil,
         widgets: [WidgetKindManifest]
     ) {
@@ -57,6 +75,8 @@ public struct ProviderManifest: Sendable, Hashable {
         self.group = group
         self.ownerUsers = ownerUsers
         self.ownerGroups = ownerGroups
+        self.groupReaders = groupReaders
+        self.groupWriters = groupWriters
         self.assetsDirectory = assetsDirectory
         self.widgets = widgets
     }

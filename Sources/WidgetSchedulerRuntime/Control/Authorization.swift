@@ -1,4 +1,5 @@
 import WidgetProtocol
+import WidgetSchedulerCore
 
 /// Who may call what on the control socket. Pure: the peer, the method and the kinds it concerns go in, a verdict
 /// comes out; the owner lookup is a parameter.
@@ -6,8 +7,10 @@ import WidgetProtocol
 /// - A process a provider run started (`PeerCredentials.isProvider`) may call nothing, whatever its uid (it has the
 ///   daemon's): a provider's request carries all it needs, a read such as `Options` would start providers from
 ///   inside a run, and a `Watch` would hold the daemon's memory for a guest.
-/// - Read methods are open to every other local user.
-/// - `Reload`, `Add`, `Remove`, `Configure`, `DataSet` and `DataDelete` need uid 0, the daemon's uid, membership of
+/// - Read methods are open to every other local user, but a group's data only to its readers (`GroupDataAccess`).
+/// - `DataGet`, `DataList`, `DataSet` and `DataDelete` are decided by the group's readers and writers
+///   (`checkGroupData`); a `DataSet` that reloads a kind also needs the right to reload it.
+/// - `Reload`, `Add`, `Remove`, `Configure` and a `DataSet`'s reload need uid 0, the daemon's uid, membership of
 ///   the admin group (`widget-scheduler`, when it exists), or ownership of every kind the call concerns.
 /// - `foreground` needs uid 0, the daemon's uid, or ownership of every kind concerned: group membership is not
 ///   enough, so the budget cannot be dodged.
@@ -101,6 +104,31 @@ public struct Authorization: Sendable, Hashable {
         switch decide(method: method, kinds: kinds, foreground: foreground, peer: peer, owners: owners) {
         case .allowed(let basis): return basis
         case .denied(let reason): throw ControlError.permissionDenied(method: method.rawValue, reason: reason)
+        }
+    }
+
+    /// Whether `peer` is an administrator: root, the daemon's uid, or a member of the admin group.
+    public func isAdministrator(_ peer: PeerCredentials) -> Bool {
+        !peer.isProvider
+            && (peer.uid == 0 || peer.uid == daemonUID || adminGroupID.map(peer.isMember(of:)) == true)
+    }
+
+    /// Checks `access` to `group`'s data by its `declarations` (`GroupDataAccess`): `PermissionDenied` when the
+    /// peer is not among the group's readers or writers, `InvalidParameter` (group) when no manifest declares it.
+    @discardableResult
+    public func checkGroupData(
+        _ access: GroupDataAccess.Access, group: String, declarations: [GroupDataAccess.Declaration],
+        method: ControlMethod, peer: PeerCredentials
+    ) throws(ControlError) -> GroupDataAccess.Basis {
+        guard !peer.isProvider else {
+            throw ControlError.permissionDenied(method: method.rawValue, reason: Self.providerRefusal)
+        }
+        let caller = GroupDataAccess.Caller(uid: peer.uid, groupIDs: [peer.gid] + peer.groups,
+                                            isAdministrator: isAdministrator(peer))
+        switch GroupDataAccess.decide(access, group: group, declarations: declarations, caller: caller) {
+        case .allowed(let basis): return basis
+        case .denied(let reason): throw ControlError.permissionDenied(method: method.rawValue, reason: reason)
+        case .undeclared(let reason): throw ControlError.invalidParameter("group", reason: reason)
         }
     }
 

@@ -1,3 +1,5 @@
+import WidgetSchedulerCore
+
 /// The users and groups a manifest names as owners of its kind (`owner-users`, `owner-groups`), resolved to ids.
 /// Owners may reload, configure and write data for the kind, and use `foreground`.
 public struct KindOwners: Sendable, Hashable {
@@ -29,6 +31,11 @@ public struct KindOwners: Sendable, Hashable {
             }
         }
         return (owners, unresolved)
+    }
+
+    /// The same users and groups, as the pure rules take them.
+    public var principals: GroupDataAccess.Principals {
+        GroupDataAccess.Principals(userIDs: userIDs, groupIDs: groupIDs)
     }
 
     /// Whether `peer` is one of the owners, by uid or by any of its groups.

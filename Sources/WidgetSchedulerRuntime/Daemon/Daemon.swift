@@ -299,6 +299,10 @@ public final class Daemon {
         let manifests = loadManifests()
         let stateURL = URL(fileURLWithPath: options.stateDirectory, isDirectory: true)
         let store: StateStore
+        let madePrivate = PrivateStateFiles.apply(to: stateURL)
+        if madePrivate > 0 {
+            logger.notice("\(madePrivate) file(s) in \(stateURL.path) were open to others; now to the daemon only")
+        }
         do {
             // Checkpoints on the store's own thread: one inside a commit stalls the loop for two fsyncs and the page
             // copies, which would delay entry changes and runs alike.

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WidgetProtocol
 import WidgetProviders
+import WidgetSchedulerCore
 
 /// Answers control calls: decodes parameters, checks the peer's permission (SO_PEERCRED), and calls the service.
 /// Every refusal is a Varlink error and a journal entry. A state-changing call is answered once its change is
@@ -14,6 +15,8 @@ public final class DaemonControlHandler: ControlHandler {
     let version: String
     var logger: Logger
     private var owners: [String: KindOwners] = [:]
+    /// Each group's declarations, one per manifest that names it.
+    private var groupDeclarations: [String: [GroupDataAccess.Declaration]] = [:]
     /// Open `Watch` streams, ended cleanly when the daemon stops.
     private var streams: [Int: VarlinkCall] = [:]
 
@@ -25,16 +28,37 @@ public final class DaemonControlHandler: ControlHandler {
         manifestsChanged()
     }
 
-    /// Re-resolves the kinds' owners after the manifests were re-read.
+    /// Re-resolves the kinds' owners and the groups' readers and writers after the manifests were re-read.
     public func manifestsChanged() {
         owners = [:]
+        groupDeclarations = [:]
         for manifest in service.manifests.manifests {
             let resolved = KindOwners.resolving(users: manifest.ownerUsers, groups: manifest.ownerGroups)
             for name in resolved.unresolved {
                 logger.warning("\(manifest.path): owner \"\(name)\" is not a known user or group")
             }
             for kind in manifest.widgets { owners[kind.kind] = resolved.owners }
+            guard let group = manifest.group else { continue }
+            func principals(_ names: ProviderManifest.Principals?, _ side: String) -> GroupDataAccess.Principals? {
+                guard let names else { return nil }
+                let resolved = KindOwners.resolving(users: names.users, groups: names.groups)
+                for name in resolved.unresolved {
+                    logger.warning("\(manifest.path): group \(side) \"\(name)\" is not a known user or group")
+                }
+                return resolved.owners.principals
+            }
+            groupDeclarations[group, default: []].append(GroupDataAccess.Declaration(
+                manifest: manifest.path, readers: principals(manifest.groupReaders, "reader"),
+                writers: principals(manifest.groupWriters, "writer"), owners: resolved.owners.principals))
         }
+    }
+
+    /// Checks `access` to `group` for `peer` (`handle` logs a refusal), and that a change to it can be saved.
+    private func checkGroupData(_ access: GroupDataAccess.Access, group: String, call: VarlinkCall,
+                                peer: PeerCredentials) throws(ControlError) {
+        try authorization.checkGroupData(access, group: group, declarations: groupDeclarations[group] ?? [],
+                                         method: call.method, peer: peer)
+        if access != .read { try service.requireWritableState() }
     }
 
     /// Ends every `Watch` stream with the declared error `DaemonStopping`, so hosts tell a clean end from a lost
@@ -168,20 +192,25 @@ public final class DaemonControlHandler: ControlHandler {
             return .pending
         case .dataSet:
             let parameters = try call.parameters(DataSetMethod.self)
-            var kinds = service.kinds(inGroup: parameters.group)
-            if let kind = parameters.reloadKind { kinds.insert(kind) }
-            try check(call, kinds: kinds, peer: peer)
+            try service.checkName(parameters.group, "group")
+            try checkGroupData(.write, group: parameters.group, call: call, peer: peer)
+            if let kind = parameters.reloadKind { try check(call, kinds: [kind], peer: peer) }
             return .reply(try service.dataSet(group: parameters.group, key: parameters.key, value: parameters.value,
                                               reloadKind: parameters.reloadKind))
         case .dataGet:
             let parameters = try call.parameters(DataGetMethod.self)
+            try service.checkName(parameters.group, "group")
+            try checkGroupData(.read, group: parameters.group, call: call, peer: peer)
             return .reply(try service.dataGet(group: parameters.group, key: parameters.key))
         case .dataList:
-            return .reply(DataListMethod.Reply(items: try service.dataList(
-                group: try call.parameters(DataListMethod.self).group)))
+            let group = try call.parameters(DataListMethod.self).group
+            try service.checkName(group, "group")
+            try checkGroupData(.read, group: group, call: call, peer: peer)
+            return .reply(DataListMethod.Reply(items: try service.dataList(group: group)))
         case .dataDelete:
             let parameters = try call.parameters(DataDeleteMethod.self)
-            try check(call, kinds: service.kinds(inGroup: parameters.group), peer: peer)
+            try service.checkName(parameters.group, "group")
+            try checkGroupData(.delete, group: parameters.group, call: call, peer: peer)
             try service.dataDelete(group: parameters.group, key: parameters.key)
             return .reply(NoParameters())
         }

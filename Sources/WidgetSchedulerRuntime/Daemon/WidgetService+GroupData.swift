@@ -16,11 +16,6 @@ extension WidgetService {
         }
     }
 
-    /// Kinds whose providers read `group`: their owners may write it.
-    func kinds(inGroup group: String) -> Set<String> {
-        Set(manifests.manifests.filter { $0.group == group }.flatMap { $0.widgets.map(\.kind) })
-    }
-
     /// Stores `value` under `group`/`key` with its timestamp, writes the provider-visible file atomically, and, with
     /// `reloadKind`, reloads that kind: an app's "save, then `reloadTimelines(ofKind:)`" in one call. The value is
     /// committed with the turn's changes, before the reply (`DaemonControlHandler`).

@@ -19,14 +19,30 @@ public final class GroupDataDirectory: GroupDataStoring {
 
     public func createDirectories(for groups: Set<String>) {
         for group in groups {
-            try? FileManager.default.createDirectory(at: groupURL(group), withIntermediateDirectories: true)
+            try? Self.createPrivateDirectory(groupURL(group))
         }
     }
 
+    /// Writes the value's file 0600 under a temporary name (a key never starts with a dot), then renames it.
     public func write(_ record: GroupDataRecord) throws {
         let directory = groupURL(record.group)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data(Self.fileText(record).utf8).write(to: directory.appendingPathComponent(record.key), options: .atomic)
+        try Self.createPrivateDirectory(directory)
+        let final = directory.appendingPathComponent(record.key).path
+        let temporary = directory.appendingPathComponent(".\(record.key).writing").path
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(Self.fileText(record).utf8),
+                                             attributes: [.posixPermissions: 0o600]),
+              rename(temporary, final) == 0
+        else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: final, "reason": reason])
+        }
+    }
+
+    /// Creates `directory` (and its parents) 0700.
+    private static func createPrivateDirectory(_ directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
     }
 
     public func remove(group: String, key: String) {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Glibc
 
 /// The daemon's persistent state in `<state-dir>/state.sqlite`: widgets, scheduler state, last good timelines, a
 /// bounded history, shared group data and meta values.
@@ -63,6 +64,10 @@ public final class StateStore {
         configuration.foreignKeysEnabled = true
         configuration.label = "widget-scheduler.state"
         let synchronous = options.durability == .powerLoss ? "FULL" : "NORMAL"
+        // Created 0600 whatever the umask: SQLite gives the WAL and shared-memory files the database's mode.
+        if access(path, F_OK) != 0 {
+            Glibc.close(Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600))
+        }
         do {
             databaseQueue = try DatabaseQueue(path: path, configuration: configuration)
             try databaseQueue.writeWithoutTransaction { db in

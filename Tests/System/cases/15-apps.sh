@@ -1,6 +1,7 @@
 # An app's side under the real unit: the Swift example app (WidgetCenter) and a Python app on the SDK that
 # install.sh put in the system Python talk to the system socket. A widget added after the app saved its location
-# starts from it (seed 000), a write with a reload is decided, and a stranger's write is refused in the daemon's words.
+# starts from it (seed 000), a write with a reload is decided, and a stranger's write and read are refused in the
+# daemon's words.
 start_widget_scheduler
 need_program weather-app
 python=$(PATH=/usr/local/bin:/usr/bin:/bin command -v python3) || fail "no python3 for the providers"
@@ -40,10 +41,15 @@ step "a stranger is refused, in the daemon's words"
 if out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$python" -c "$app" Rome 2>&1); then
     fail "nobody wrote the weather group: $out"
 fi
-refusal="^python-app: permission denied: DataSet needs .*uid 65534 has none of these \(PermissionDenied\)\$"
+refusal="^python-app: permission denied: uid 65534 is not among group weather's writers .*\(PermissionDenied\)\$"
 expect_match "$out" "$refusal" "the Python app's refusal"
 if out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups "$BUILD_DIR/weather-app" Rome 2>&1); then
     fail "nobody wrote the weather group: $out"
 fi
-expect_match "$out" "^weather-app: permission denied: DataSet needs " "the Swift app's refusal"
+expect_match "$out" "^weather-app: permission denied: uid 65534 is not among group weather's writers" \
+    "the Swift app's refusal"
+if out=$(setpriv --reuid=nobody --regid=nogroup --clear-groups widgetctl data get weather location 2>&1); then
+    fail "nobody read the weather group: $out"
+fi
+expect_match "$out" "is not among group weather's readers" "a stranger's read"
 expect_eq "$(widgetctl data get weather location --json | json_get "d['value']")" Lyon "the stored location"
