@@ -675,6 +675,87 @@ class HomeScreenTests(unittest.TestCase):
         self.assertEqual(visited, slots[:len(visited)], "the keyboard's order is the grid's: " + path)
         self.assertEqual(visited[-1], slots[-1], "Tab reaches the last widget")
 
+    def contrast_failures(self):
+        """Every visible text on the page whose contrast with what lies behind it is under WCAG AA (4.5:1, 3:1 for
+        large text), as [text, ratio, color, background]; texts over a picture or gradient are left out."""
+        return self.driver.execute_script("""
+            const parse = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+                const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+                return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+            const over = (top, under) => { const a = top[3];
+                return [0, 1, 2].map(i => top[i] * a + under[i] * (1 - a)).concat([1]); };
+            const luminance = (c) => { const l = c.slice(0, 3).map(v => { v /= 255;
+                return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+                return 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2]; };
+            const background = (element) => {
+                const layers = [];
+                for (let e = element; e; e = e.parentElement) {
+                    const style = getComputedStyle(e);
+                    if (style.backgroundImage !== 'none') return null;
+                    const color = parse(style.backgroundColor);
+                    if (color && color[3] > 0) { layers.push(color); if (color[3] >= 1) break; }
+                }
+                let result = [255, 255, 255, 1];
+                if (!layers.length || layers[layers.length - 1][3] < 1) {
+                    result = parse(getComputedStyle(document.documentElement).backgroundColor) || result;
+                    if (result[3] < 1) result = matchMedia('(prefers-color-scheme: dark)').matches
+                        ? [18, 18, 18, 1] : [255, 255, 255, 1];
+                }
+                for (const layer of layers.reverse()) result = over(layer, result);
+                return result;
+            };
+            const failures = [];
+            const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+            const seen = new Set();
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const element = node.parentElement;
+                if (!node.textContent.trim() || seen.has(element)) continue;
+                seen.add(element);
+                if (element.closest('[hidden], [aria-hidden="true"], .wv-placeholder, :disabled')) continue;
+                const rects = element.getClientRects();
+                const style = getComputedStyle(element);
+                if (!rects.length || style.visibility === 'hidden') continue;
+                let opacity = 1;
+                for (let e = element; e; e = e.parentElement) opacity *= Number(getComputedStyle(e).opacity);
+                if (opacity === 0) continue;
+                const behind = background(element);
+                if (!behind) continue;
+                const color = parse(style.color);
+                color[3] *= opacity;
+                const ink = over(color, behind);
+                const [a, b] = [luminance(ink), luminance(behind)];
+                const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+                const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+                const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+                if (ratio < needed) failures.push([node.textContent.trim().slice(0, 40), Math.round(ratio * 100) / 100,
+                    style.color, 'rgb(' + behind.slice(0, 3).map(Math.round).join(',') + ')']);
+            }
+            return failures;""")
+
+    def test_9j_text_has_enough_contrast_in_both_color_schemes(self):
+        failures = {}
+        try:
+            for scheme in ("light", "dark"):
+                self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+                    "features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                self.open_home()
+                self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#grid .widget"), "the grid")
+                found = self.contrast_failures()
+                # The back side, the edit bar and the gallery too.
+                self.set_editing(True)
+                found += self.contrast_failures()
+                self.set_editing(False)
+                self.driver.find_element(By.ID, "open-gallery").click()
+                self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, "#gallery .kind")
+                          and not d.find_elements(By.CSS_SELECTOR, "#gallery .preview[aria-busy]"), "the gallery")
+                found += self.contrast_failures()
+                ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+                if found:
+                    failures[scheme] = sorted(set(map(tuple, found)))
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        self.maxDiff = None
+        self.assertEqual(failures, {}, "texts under WCAG AA contrast")
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

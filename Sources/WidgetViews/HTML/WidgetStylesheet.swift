@@ -101,15 +101,20 @@ public enum WidgetStylesheet {
             css += ".wv-img-\(size.rawValue){width:\(size.points)px;height:\(size.points)px;"
                 + "font-size:\(size.points * 5 / 6)px}\n"
         }
+        // A hue behind white text is its light value in both schemes (`--wv-NAME-fill`): the dark values are
+        // lighter, for text on a dark surface, and white on them would be too faint.
         for color in NamedColor.allCases {
+            let fill = color.isLabel ? "--wv-\(color.rawValue)" : "--wv-\(color.rawValue)-fill"
             css += ".wv-c-\(color.rawValue){color:var(--wv-\(color.rawValue))}"
-                + ".wv-bg-\(color.rawValue){background:var(--wv-\(color.rawValue))}"
-                + ".wv-from-\(color.rawValue){--wv-from:var(--wv-\(color.rawValue))}"
-                + ".wv-to-\(color.rawValue){--wv-to:var(--wv-\(color.rawValue))}\n"
+                + ".wv-bg-\(color.rawValue){background:var(\(fill))}"
+                + ".wv-from-\(color.rawValue){--wv-from:var(\(fill))}"
+                + ".wv-to-\(color.rawValue){--wv-to:var(\(fill))}\n"
         }
+        // `.wv.wv-bg` outranks the dark scheme's `.wv:not(.wv-light)`, which would give text on a colored
+        // background the dark surface's grays.
         css += """
-        .wv-bg{--wv-fg:#FFFFFF;--wv-fg2:rgba(255,255,255,0.75);--wv-bar:rgba(255,255,255,0.3);\
-        --wv-primary:#FFFFFF;--wv-secondary:rgba(255,255,255,0.75)}
+        .wv-bg,.wv.wv-bg{--wv-fg:#FFFFFF;--wv-fg2:rgba(255,255,255,0.9);--wv-bar:rgba(255,255,255,0.3);\
+        --wv-primary:#FFFFFF;--wv-secondary:rgba(255,255,255,0.9)}
         .wv-bg-primary{--wv-fg:var(--wv-surface);--wv-primary:var(--wv-surface)}
         .wv-grad{background:linear-gradient(var(--wv-angle),var(--wv-from),var(--wv-to))}
         .wv-dir-down{--wv-angle:180deg}.wv-dir-across{--wv-angle:90deg}.wv-dir-diagonal{--wv-angle:135deg}
@@ -121,12 +126,13 @@ public enum WidgetStylesheet {
     }()
 
     private static var lightVariables: String {
-        "--wv-surface:#FFFFFF;--wv-fg:#000000;--wv-fg2:rgba(60,60,67,0.6);--wv-bar:rgba(120,120,128,0.2);"
+        "--wv-surface:#FFFFFF;--wv-fg:#000000;--wv-fg2:\(NamedColor.secondary.light);--wv-bar:rgba(120,120,128,0.2);"
             + NamedColor.allCases.map { "--wv-\($0.rawValue):\($0.light);" }.joined()
+            + NamedColor.allCases.filter { !$0.isLabel }.map { "--wv-\($0.rawValue)-fill:\($0.light);" }.joined()
     }
 
     private static var darkVariables: String {
-        "--wv-surface:#1C1C1E;--wv-fg:#FFFFFF;--wv-fg2:rgba(235,235,245,0.6);--wv-bar:rgba(120,120,128,0.36);"
+        "--wv-surface:#1C1C1E;--wv-fg:#FFFFFF;--wv-fg2:\(NamedColor.secondary.dark);--wv-bar:rgba(120,120,128,0.36);"
             + NamedColor.allCases.map { "--wv-\($0.rawValue):\($0.dark);" }.joined()
     }
 }
