@@ -16,22 +16,46 @@ extension HomeScreen {
     }
 
     /// A kind's face in a family from the provider's `snapshot` answer (kept for a few minutes: opening the gallery
-    /// again runs no provider).
+    /// again runs no provider). A host whose user is not in the daemon's admin group may start only `options-rate`
+    /// provider runs a minute: a preview refused for that is asked again when the daemon says it may be, a few
+    /// times, so a gallery of many kinds fills in instead of showing refusals.
     public func preview(kind: String, family: String) async -> String {
         let key = "\(kind)/\(family)"
         if let cached = previews[key], Date().timeIntervalSince(cached.made) < Self.previewLifetime {
             return PanelMarkup.preview(face: cached.face)
         }
-        do {
-            let reply = try await daemon.call(
-                SnapshotMethod.self, SnapshotMethod.Parameters(kind: kind, family: family))
-            let face = faces.face(kind: kind, family: reply.family, date: reply.entry.date,
-                                  content: reply.entry.content, now: Date())
-            previews[key] = (face, Date())
-            return PanelMarkup.preview(face: face)
-        } catch {
-            return PanelMarkup.previewFailed(HostError(error).message)
+        var attempts = 0
+        while true {
+            attempts += 1
+            do {
+                let reply = try await daemon.call(
+                    SnapshotMethod.self, SnapshotMethod.Parameters(kind: kind, family: family))
+                let face = faces.face(kind: kind, family: reply.family, date: reply.entry.date,
+                                      content: reply.entry.content, now: Date())
+                previews[key] = (face, Date())
+                return PanelMarkup.preview(face: face)
+            } catch {
+                guard attempts < Self.previewAttempts, let wait = Self.retryAfter(error) else {
+                    return PanelMarkup.previewFailed(HostError(error).message)
+                }
+                try? await Task.sleep(for: .seconds(wait))
+            }
         }
+    }
+
+    static let previewAttempts = 3
+
+    /// How long to wait before asking again after `error`: the daemon's `retryAfter` for a rate refusal (at most a
+    /// minute, the length of the rate's window), nil for any other error.
+    static func retryAfter(_ error: ControlClientError) -> Double? {
+        guard case .remote(let remote) = error, remote.name == ControlError.Name.rateLimited else { return nil }
+        let seconds: Double
+        switch remote.parameters["retryAfter"] {
+        case .integer(let value)?: seconds = Double(value)
+        case .number(let value)?: seconds = value
+        default: seconds = 1
+        }
+        return seconds.isFinite ? min(max(seconds, 0.1), 60) : 1
     }
 
     /// The form to configure `id`, read fresh from the daemon.

@@ -164,4 +164,14 @@ struct HostMarkupTests {
         #expect(text.hasPrefix(start))
         if decision.decision == .deferred { #expect(text.contains("because of the minimum interval")) }
     }
+
+    @Test func aPreviewRefusedForTheRateIsAskedAgainWhenTheDaemonSaysAndOtherErrorsAreShown() {
+        let limited = ControlError.rateLimited(method: "io.widgetscheduler.Scheduler.Snapshot", uid: 1000, perMinute: 30,
+                                               retryAfter: 2.34)
+        #expect(HomeScreen.retryAfter(.remote(limited)) == 2.4)
+        let late = ControlError.rateLimited(method: "m", uid: 1000, perMinute: 1, retryAfter: 3600)
+        #expect(HomeScreen.retryAfter(.remote(late)) == 60)
+        #expect(HomeScreen.retryAfter(.remote(.unknownKind("k"))) == nil)
+        #expect(HomeScreen.retryAfter(.timedOut(seconds: 60)) == nil)
+    }
 }
