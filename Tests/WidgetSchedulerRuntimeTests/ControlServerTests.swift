@@ -28,6 +28,47 @@ import WidgetProtocol
         }
     }
 
+    /// A daemon killed while a provider child was between its clone and its exec leaves that child holding the
+    /// listening socket: connections to it are accepted by nobody. The next daemon takes the path over; a live
+    /// server's path it refuses.
+    @Test func aSocketHeldOnlyByADeadListenersChildIsTakenOverAndALiveOneIsNot() throws {
+        let script = """
+            import os, socket, sys, time
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.bind(sys.argv[1])
+            s.listen(8)
+            child = os.fork()
+            if child == 0:
+                # Only the listening socket: any other inherited descriptor would keep the test waiting on it.
+                os.closerange(0, s.fileno())
+                os.closerange(s.fileno() + 1, 1024)
+                time.sleep(60)
+                os._exit(0)
+            print(child, flush=True)
+            os._exit(0)
+            """
+        let python = Process()
+        let output = Pipe()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        python.arguments = ["-c", script, path]
+        python.standardOutput = output
+        try python.run()
+        python.waitUntilExit()
+        #expect(python.terminationStatus == 0)
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let holder = try #require(Int32(printed.trimmingCharacters(in: .whitespacesAndNewlines)), "\(printed)")
+        defer { kill(holder, SIGKILL) }
+        #expect(ControlServer.someoneListens(at: path) == false, "the process that listened is gone")
+        let server = try server()
+        defer { server.stop() }
+        #expect(ControlServer.someoneListens(at: path), "this process listens now")
+        let second = ControlServer(loop: loop, handler: handler, configuration: .init(version: "test"))
+        #expect(throws: SystemCallError.self) { try second.listen(path: path) }
+        let client = try #require(ControlSocketClient(path: path))
+        client.call(#"{"method":"io.widgetscheduler.Scheduler.Status"}"#, loop: loop)
+        #expect(client.nextReply(loop: loop)?.parameters?["pid"] == .integer(Int64(getpid())), "the new server serves")
+    }
+
     @Test func callTravelsThroughARealSocketWithKernelCredentials() throws {
         let server = try server()
         defer { server.stop() }

@@ -590,12 +590,18 @@ public final class ControlServer: ControlConnectionDelegate {
 
     /// Whether a server listens at `path` now: a stale socket refuses connections; a live one accepts them or, with
     /// a full backlog, says EAGAIN (the socket is non-blocking so that case cannot hang the start).
-    private static func someoneListens(at path: String) -> Bool {
+    ///
+    /// A socket whose server died can still accept: a child the dead daemon cloned holds a copy of the listening
+    /// descriptor until its exec closes it, and after a kill -9 such a child may outlive its parent by a moment.
+    /// The kernel names the process that listened (`SO_PEERCRED`); when it is gone, nobody serves the socket.
+    static func someoneListens(at path: String) -> Bool {
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         guard let connected = UnixSocketAddress(path: path)?.connect(fd) else { return false }
-        return connected == 0 || errno == EAGAIN || errno == EINPROGRESS
+        guard connected == 0 else { return errno == EAGAIN || errno == EINPROGRESS }
+        guard let listener = try? PeerCredentials.of(socket: fd), listener.pid > 0 else { return true }
+        return kill(listener.pid, 0) == 0 || errno != ESRCH
     }
 }
