@@ -119,7 +119,8 @@ public struct ControlRenderer: Sendable {
         }
         lines.append("      State: \(status.stateDirectory)")
         if let failure = status.stateNotWritten {
-            lines.append("   Degraded: " + palette.red("state not written since \(time.clockAndRelative(failure.since))")
+            let since = time.clockAndRelative(failure.since)
+            lines.append("   Degraded: " + palette.red("state not written since \(since)")
                 + " (\(failure.cause)); \(failure.attempts) attempt\(failure.attempts == 1 ? "" : "s"), next "
                 + time.relative(failure.nextAttempt))
         }

@@ -8,15 +8,9 @@ import WidgetSchedulerRuntime
 /// files beside the database show to have lost widgets is refused, naming the file, unless `--accept-state-loss`.
 @Suite("state loss")
 struct StateLossTests {
-    static let provider = """
-        #!/bin/sh
-        cat > /dev/null
-        echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{"text":"ok"}}],"policy":"never"}'
-        """
-
     @Test func anEmptiedDatabaseAfterACleanStopIsRefusedUntilTheLossIsAccepted() throws {
         let world = try ReliabilityWorld(config: "")
-        try world.addKind("note", script: Self.provider)
+        try world.addKind("note", script: CleanStopTests.provider)
         try world.start()
         let ids = try (0..<3).map { _ in try world.add("note") }
         world.kill(signal: SIGTERM)
@@ -45,7 +39,7 @@ struct StateLossTests {
 
     @Test func aStopThatLeavesEveryWidgetStartsAgainWithoutComplaint() throws {
         let world = try ReliabilityWorld(config: "")
-        try world.addKind("note", script: Self.provider)
+        try world.addKind("note", script: CleanStopTests.provider)
         try world.start()
         let ids = try (0..<3).map { _ in try world.add("note") }
         _ = try world.connect().call(Method.named("Remove"), ["id": .string(ids[0])])

@@ -23,8 +23,12 @@ enum DaemonStart {
             close(listener)
             unlink(notifyPath)
         }
-        guard let address = UnixSocketAddress(path: notifyPath) else { throw BenchError("\(notifyPath): path too long") }
-        guard address.bind(listener) == 0 else { throw BenchError("bind \(notifyPath): \(String(cString: strerror(errno)))") }
+        guard let address = UnixSocketAddress(path: notifyPath) else {
+            throw BenchError("\(notifyPath): path too long")
+        }
+        guard address.bind(listener) == 0 else {
+            throw BenchError("bind \(notifyPath): \(String(cString: strerror(errno)))")
+        }
 
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notifyPath

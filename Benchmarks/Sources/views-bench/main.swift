@@ -61,7 +61,9 @@ for kind in kinds {
         exit(1)
     }
     for family in document.sortedFamilies {
-        if let view = document.view(for: family) { catalog.append(Widget(view: view, family: family, content: content)) }
+        if let view = document.view(for: family) {
+            catalog.append(Widget(view: view, family: family, content: content))
+        }
     }
 }
 let widgets = (0..<widgetCount).map { catalog[$0 % catalog.count] }
