@@ -13,6 +13,8 @@ public enum ProviderKitError: Error, Sendable, Hashable, CustomStringConvertible
     /// A date, duration or score of the answer is outside what the protocol carries; the text names the entry and
     /// the field.
     case outOfRange(String)
+    /// `TimelineProviderContext.saveImage(_:name:)` refused the name or could not write the file.
+    case imageNotSaved(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -23,13 +25,14 @@ public enum ProviderKitError: Error, Sendable, Hashable, CustomStringConvertible
         case .unknownRequest(let request): return "unknown request \"\(request)\""
         case .encoding(let detail): return "could not encode the answer: \(detail)"
         case .outOfRange(let detail): return "could not answer: \(detail)"
+        case .imageNotSaved(let name, let reason): return "could not save the image \"\(name)\": \(reason)"
         }
     }
 
     /// 2 for a request this provider cannot understand, 1 for a failure to answer.
     public var exitCode: Int32 {
         switch self {
-        case .encoding, .outOfRange: return 1
+        case .encoding, .outOfRange, .imageNotSaved: return 1
         default: return 2
         }
     }

@@ -13,6 +13,7 @@ struct ProviderRequestMessage: Decodable, Sendable {
         var isPreview: Bool?
         var reason: String?
         var dataDirectory: String?
+        var imageDirectory: String?
     }
 
     var `protocol`: Int
@@ -32,6 +33,7 @@ struct ProviderRequestMessage: Decodable, Sendable {
             isPreview: context?.isPreview ?? false,
             configuration: widget?.configuration ?? [:],
             dataDirectory: context?.dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            imageDirectory: context?.imageDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) },
             reason: context?.reason,
             now: context?.now.flatMap(ProtocolDate.parse) ?? Date()
         )

@@ -13,14 +13,14 @@ from .dates import format_date, parse_date
 from .defaults import GroupDefaults
 from .errors import (ConnectionFailed, DaemonNotRunning, InvalidParameter, PermissionDenied, UnknownKey, UnknownKind,
                      UnknownWidget, WidgetCenterError)
-from .provider import BadRequest, Context, GroupValue, TimelineProvider, answer, main
+from .provider import BadRequest, Context, GroupValue, ImageNotSaved, TimelineProvider, answer, main
 from .timeline import Entry, Option, Relevance, ReloadPolicy, Timeline, after, at_end, never
 
 __version__ = "1.0.0"
 
 __all__ = [
     "TimelineProvider", "Context", "GroupValue", "Timeline", "Entry", "Relevance", "Option", "ReloadPolicy",
-    "at_end", "after", "never", "main", "answer", "BadRequest", "parse_date", "format_date",
+    "at_end", "after", "never", "main", "answer", "BadRequest", "ImageNotSaved", "parse_date", "format_date",
     "WidgetCenter", "WidgetInfo", "ReloadDecision", "GroupDefaults",
     "WidgetCenterError", "DaemonNotRunning", "PermissionDenied", "UnknownKind", "UnknownWidget", "UnknownKey",
     "InvalidParameter", "ConnectionFailed",

@@ -19,7 +19,8 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Union
 from .dates import format_date, parse_date
 from .timeline import Entry, Option, Timeline
 
-__all__ = ["TimelineProvider", "Context", "GroupValue", "BadRequest", "answer", "encode_answer", "main"]
+__all__ = ["TimelineProvider", "Context", "GroupValue", "BadRequest", "ImageNotSaved", "answer", "encode_answer",
+           "main"]
 
 PROTOCOL_VERSION = 1
 REQUESTS = ("timeline", "snapshot", "placeholder", "defaults", "options")
@@ -27,6 +28,15 @@ REQUESTS = ("timeline", "snapshot", "placeholder", "defaults", "options")
 
 class BadRequest(ValueError):
     """A request the provider cannot understand: not JSON, another protocol version, an unknown request or kind."""
+
+
+class ImageNotSaved(ValueError):
+    """`Context.save_image` refused: a name that is not a plain file name, or a request without an image directory
+    (placeholder, defaults and options requests have none)."""
+
+
+#: The longest image file name the daemon accepts, in UTF-8 bytes.
+MAXIMUM_IMAGE_NAME_BYTES = 255
 
 
 class GroupValue(NamedTuple):
@@ -45,6 +55,8 @@ class Context:
     - `is_preview`: answer fast, with sample data if fetching is slow;
     - `reason`: why a timeline is asked (`initial`, `configuration`, `foreground`, `policy`, `explicit`, `retry`);
     - `data_directory`: the group's shared data, when the manifest has a `group`; read it with `group_value()`;
+    - `image_directory`: where a timeline or snapshot run may write the images its entries show (None for other
+      requests); write them with `save_image()`;
     - `parameter`, `search`: for `options`, the parameter asked about and the text the user typed.
     """
 
@@ -69,6 +81,7 @@ class Context:
         self.is_preview: bool = bool(context.get("isPreview", False))
         self.reason: Optional[str] = context.get("reason")
         self.data_directory: Optional[str] = context.get("dataDirectory")
+        self.image_directory: Optional[str] = context.get("imageDirectory")
         self.parameter: Optional[str] = request.get("parameter")
         self.search: str = request.get("search") or ""
 
@@ -87,6 +100,29 @@ class Context:
         if max_age is not None and self.now - updated_at > max_age:
             return None
         return GroupValue(value, updated_at)
+
+    def save_image(self, data: bytes, name: str) -> str:
+        """Writes `data` (a PNG, JPEG or WebP image) as `name` in this run's image directory and returns `name`, to
+        put in an entry's content where a view's `image` of source `provided` reads it. Saving a name again replaces
+        the file. The daemon checks the image when the run ends (type by its bytes, at most 2 MiB and 2048x2048); a
+        bad one fails the run naming the entry and the file.
+
+        Raises `ImageNotSaved` for a name with a `/`, a leading `.`, a NUL or more than 255 bytes, and in a request
+        without an image directory (a placeholder: draw it without the picture); `TypeError` for data that is not
+        bytes; `OSError` when the file cannot be written."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("save_image: expected the image's bytes, found %s" % type(data).__name__)
+        if not isinstance(name, str) or not name or "/" in name or name.startswith(".") or "\0" in name \
+                or len(name.encode("utf-8", "surrogatepass")) > MAXIMUM_IMAGE_NAME_BYTES:
+            raise ImageNotSaved("save_image: expected a plain file name of 1 to %d bytes, without \"/\" or a leading "
+                                "\".\", such as \"photo.jpg\"; found %r" % (MAXIMUM_IMAGE_NAME_BYTES, name))
+        if not self.image_directory:
+            raise ImageNotSaved("save_image: this %s request has no image directory (only timeline and snapshot "
+                                "requests have one); cannot save %r" % (self.request.get("request", "?"), name))
+        # The daemon reads the directory only once the provider has exited, so a plain write is whole by then.
+        with open(os.path.join(self.image_directory, name), "wb") as file:
+            file.write(data)
+        return name
 
     def __repr__(self) -> str:
         return "Context(kind=%r, widget_id=%r, family=%r, now=%s, reason=%r)" % (
