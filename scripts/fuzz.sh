@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes the two decoders with libFuzzer for a bounded time: the provider answer
-# (ProviderAnswerDecoder.answer(to:from:)) and the control message (VarlinkRequest.parse plus every method's
-# parameter decoding).
+# Fuzzes the decoders of outside data with libFuzzer for a bounded time: the provider answer
+# (ProviderAnswerDecoder.answer(to:from:)), the control message (VarlinkRequest.parse plus every method's
+# parameter decoding) and the image header (ImageHeader.read, the files a provider writes for its entries).
 #
-#   scripts/fuzz.sh [SECONDS-PER-TARGET] [TARGET...]     (default: 60 s each; targets: provider-answer control-message)
+#   scripts/fuzz.sh [SECONDS-PER-TARGET] [TARGET...]
+#       (default: 60 s each; targets: provider-answer control-message image-header)
 #
 # WidgetProtocol is compiled with swiftc -sanitize=fuzzer,address (coverage-guided, memory-checked); the modules
 # below it (WidgetSchedulerCore, swift-collections' HeapModule) come from an ordinary `swift build` and are linked
@@ -16,7 +17,7 @@ set -euo pipefail
 
 seconds=${1:-60}
 [ $# -gt 0 ] && shift
-targets=${*:-provider-answer control-message}
+targets=${*:-provider-answer control-message image-header}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/.build-fuzz}
 swift=${SWIFT:-swift}
@@ -46,7 +47,8 @@ for target in $targets; do
     case $target in
         provider-answer) source=$root/fuzz/ProviderAnswer/ProviderAnswerFuzzer.swift ;;
         control-message) source=$root/fuzz/ControlMessage/ControlMessageFuzzer.swift ;;
-        *) echo "fuzz: unknown target $target (known: provider-answer control-message)" >&2; exit 2 ;;
+        image-header) source=$root/fuzz/ImageHeader/ImageHeaderFuzzer.swift ;;
+        *) echo "fuzz: unknown target $target (known: provider-answer control-message image-header)" >&2; exit 2 ;;
     esac
     echo "fuzz: linking $target" >&2
     "$swiftc" -parse-as-library -module-name "FuzzTarget" -sanitize=fuzzer,address -I "$out" -I "$modules" \

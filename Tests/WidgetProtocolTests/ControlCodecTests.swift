@@ -260,6 +260,8 @@ private let roundTrips: [ControlRoundTrip] = [
          "not saved: the daemon cannot write its state (disk full); the change is in effect until the daemon stops, "
             + "and is saved if it can write again before then"),
         (.methodNotFound("io.widgetscheduler.Scheduler.Nope"), "method not found: io.widgetscheduler.Scheduler.Nope"),
+        (.noSuchImage(widget: "w1", sha256: "ab12"), #"no image ab12 in widget "w1""#),
+        (.noSuchImage(kind: "photo", sha256: "ab12"), #"no image ab12 in the previews of kind "photo""#),
         (.interfaceNotFound("com.example"), "interface not found: com.example"),
         (.expectedMore(), "the method streams replies and must be called with more"),
         (ControlError(name: "com.example.Odd", parameters: ["x": .integer(1)]), #"com.example.Odd {"x":1}"#),

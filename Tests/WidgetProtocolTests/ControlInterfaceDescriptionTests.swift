@@ -29,6 +29,7 @@ import WidgetProtocol
         ControlError.Name.permissionDenied, ControlError.Name.providerFailed, ControlError.Name.invalidMessage,
         ControlError.Name.tooManyConnections, ControlError.Name.connectionTimedOut, ControlError.Name.bufferFull,
         ControlError.Name.rateLimited, ControlError.Name.daemonStopping, ControlError.Name.stateNotWritten,
+        ControlError.Name.noSuchImage,
     ])
     func descriptionDeclaresEveryInterfaceError(name: String) {
         let short = String(name.dropFirst(ControlInterface.name.count + 1))

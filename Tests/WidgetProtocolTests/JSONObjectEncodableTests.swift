@@ -67,6 +67,8 @@ struct JSONObjectEncodableTests {
             WatchEvent(event: .decision, widget: "w6", kind: "k", date: now, because: "floor"),
             WatchEvent(event: .entryChanged, widget: "w7", kind: "k", date: now, content: content, because: "b"),
             WatchEvent(event: .decision, widget: "w8", kind: "k", date: now, content: content, at: now),
+            .entryChanged(widget: "w9", kind: "photo", date: now, content: content, images: Self.images),
+            .entryChanged(widget: "w10", kind: "photo", date: now, content: content, images: [:]),
         ]
         for event in events {
             let fast = String(decoding: event.encodedJSONObject(), as: UTF8.self)
@@ -128,6 +130,41 @@ struct JSONObjectEncodableTests {
         #expect(reply.encodedJSONObject() == (try VarlinkCoding.encode(reply)))
     }
 
+    /// Images as an entry carries them: names that sort in different orders as bytes and as characters.
+    static let images: [String: EntryImage] = [
+        "cat.jpg": EntryImage(sha256: String(repeating: "ab", count: 32), contentType: "image/jpeg", width: 640,
+                              height: 480, byteCount: 51_234),
+        "Ä \"q\".png": EntryImage(sha256: String(repeating: "0f", count: 32), contentType: "image/png", width: 1,
+                                  height: 2048, byteCount: 2 << 20),
+        "B.webp": EntryImage(sha256: String(repeating: "9", count: 64), contentType: "image/webp", width: 2048,
+                             height: 1, byteCount: 26),
+    ]
+
+    @Test func theImageReplyIsByteForByteWhatVarlinkCodingWrites() throws {
+        let data = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).base64EncodedString()
+        let reply = ImageMethod.Reply(contentType: "image/png", width: 2048, height: 1, byteCount: 3_000, data: data)
+        #expect(reply.encodedJSONObject() == (try VarlinkCoding.encode(reply)))
+        let decoded = try VarlinkCoding.decode(ImageMethod.Reply.self,
+                                               from: JSONValue(jsonText: String(decoding: reply.encodedJSONObject(),
+                                                                                as: UTF8.self))?.objectValue)
+        #expect(decoded == reply)
+    }
+
+    @Test func anEntryWithImagesReadsBackAsItWasWritten() throws {
+        let now = Date(timeIntervalSince1970: 1_795_343_827)
+        let reply = TimelineMethod.Reply(
+            widget: "w1", kind: "photo", family: "systemSmall", policy: TimelineMethod.Policy(policy: "never"),
+            entries: [TimelineMethod.Entry(date: now, content: .object(["photo": .string("cat.jpg")]), current: true,
+                                           images: Self.images),
+                      TimelineMethod.Entry(date: now.addingTimeInterval(60), content: .null, current: false)])
+        let text = String(decoding: try VarlinkCoding.encode(reply), as: UTF8.self)
+        #expect(text.contains(#""images":{"B.webp":{"byteCount":26,"contentType":"image/webp","height":1,"#))
+        // An entry without images has no `images` key at all, as before images existed.
+        #expect(text.components(separatedBy: #""images""#).count == 2)
+        let decoded = try VarlinkCoding.decode(TimelineMethod.Reply.self, from: JSONValue(jsonText: text)?.objectValue)
+        #expect(decoded == reply)
+    }
+
     static let awkwardValues: [JSONValue] = [
         .null, .bool(true), .bool(false), .integer(0), .integer(-42), .integer(Int64.max), .integer(Int64.min),
         .number(0.1), .number(-0.0), .number(12), .number(7.5), .number(1e20), .number(1e-7), .number(123456789.125),
@@ -150,7 +187,8 @@ struct JSONObjectEncodableTests {
                 nextReload: index % 2 == 0 ? nil : now.addingTimeInterval(Double(index) * 61.5),
                 nextReason: index % 2 == 0 ? nil : "explicit", tokens: [12, 11.5, 0, 3.141, 0.01][index % 5],
                 currentEntry: index % 5 == 0 ? nil : WidgetSummary.CurrentEntry(
-                    date: now.addingTimeInterval(-Double(index)), content: value)))
+                    date: now.addingTimeInterval(-Double(index)), content: value,
+                    images: [nil, Self.images, [:]][index % 3])))
         }
         for widgets in [widgets, []] {
             let reply = ListMethod.Reply(widgets: widgets)

@@ -35,6 +35,7 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         public static let interfaceNotFound = ControlInterface.service + ".InterfaceNotFound"
         public static let expectedMore = ControlInterface.service + ".ExpectedMore"
         public static let daemonStopping = ControlInterface.name + ".DaemonStopping"
+        public static let noSuchImage = ControlInterface.name + ".NoSuchImage"
     }
 
     /// Why a connection was closed for keeping the socket without using it.
@@ -94,6 +95,15 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         var parameters: [String: JSONValue] = ["parameter": .string(echoed(parameter))]
         if let reason { parameters["reason"] = .string(reason) }
         return ControlError(name: Name.invalidParameter, parameters: parameters)
+    }
+
+    /// No entry of `widget` (its stored timeline, its current entry), or no kept preview of `kind`, refers to an
+    /// image with the SHA-256 `sha256`.
+    public static func noSuchImage(widget: String? = nil, kind: String? = nil, sha256: String) -> ControlError {
+        var parameters: [String: JSONValue] = ["sha256": .string(echoed(sha256))]
+        if let widget { parameters["widget"] = .string(echoed(widget)) }
+        if let kind { parameters["kind"] = .string(echoed(kind)) }
+        return ControlError(name: Name.noSuchImage, parameters: parameters)
     }
 
     /// The daemon is stopping: the last message of a `Watch` stream, so a client tells a clean end from a lost
@@ -245,6 +255,10 @@ public struct ControlError: Error, Sendable, Hashable, Codable, CustomStringConv
         case Name.interfaceNotFound: return "interface not found: \(text("interface"))"
         case Name.expectedMore: return "the method streams replies and must be called with more"
         case Name.daemonStopping: return "the daemon is stopping"
+        case Name.noSuchImage:
+            let owner = parameters["widget"] != nil
+                ? "widget \"\(text("widget"))\"" : "the previews of kind \"\(text("kind"))\""
+            return "no image \(text("sha256")) in \(owner)"
         default:
             let detail = parameters.isEmpty ? "" : " " + JSONValue.object(parameters).jsonText()
             return name + detail

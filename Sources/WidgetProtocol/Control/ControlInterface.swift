@@ -32,6 +32,7 @@ public enum ControlMethod: String, Sendable, Hashable, CaseIterable, Codable {
     case dataList = "DataList"
     case dataDelete = "DataDelete"
     case views = "Views"
+    case image = "Image"
 
     /// The fully qualified name, e.g. `io.widgetscheduler.Scheduler.Reload`.
     public var qualifiedName: String { ControlInterface.name + "." + rawValue }
@@ -41,7 +42,7 @@ public enum ControlMethod: String, Sendable, Hashable, CaseIterable, Codable {
         switch self {
         case .reload, .add, .remove, .configure, .dataSet, .dataDelete: return true
         case .list, .status, .kinds, .options, .snapshot, .timeline, .budget, .watch, .stack, .dataGet, .dataList,
-             .views:
+             .views, .image:
             return false
         }
     }

@@ -21,9 +21,20 @@ extension ControlInterface {
       because: ?(floor, budget, backoff, concurrency)
     )
 
+    # An image an entry's content names by its file name: stored by the daemon under its SHA-256, its bytes given by
+    # Image. contentType is image/png, image/jpeg or image/webp; width and height are at most 2048, byteCount 2 MiB.
+    type EntryImage (
+      sha256: string,
+      contentType: string,
+      width: int,
+      height: int,
+      byteCount: int
+    )
+
     type CurrentEntry (
       date: string,
-      content: object
+      content: object,
+      images: ?[string]EntryImage
     )
 
     type Widget (
@@ -100,7 +111,8 @@ extension ControlInterface {
       date: string,
       relevance: ?Relevance,
       content: object,
-      current: bool
+      current: bool,
+      images: ?[string]EntryImage
     )
 
     type Policy (
@@ -240,6 +252,7 @@ extension ControlInterface {
       kind: string,
       date: string,
       content: ?object,
+      images: ?[string]EntryImage,
       reason: ?string,
       outcome: ?string,
       detail: ?string,
@@ -264,6 +277,17 @@ extension ControlInterface {
     # The views hosts draw widgets with, of every kind that has them or of one kind; the daemon renders nothing.
     method Views(kind: ?string) -> (views: []KindViews)
 
+    # The bytes of an image an entry names (its images' sha256), base64 in data: by widget, an image of its stored
+    # timeline or current entry; by kind, one of the kind's previews the daemon keeps (the latest Snapshot answers).
+    # Exactly one of widget and kind; readable by whoever may call Timeline.
+    method Image(widget: ?string, kind: ?string, sha256: string) -> (
+      contentType: string,
+      width: int,
+      height: int,
+      byteCount: int,
+      data: string
+    )
+
     error UnknownKind (kind: string)
     error UnknownWidget (id: string)
     error UnknownKey (group: string, key: string)
@@ -281,6 +305,8 @@ extension ControlInterface {
     error ConnectionTimedOut (reason: (incompleteMessage, idle), seconds: float)
     # The daemon dropped the connection: its stream's unread replies passed limit bytes (watch-backlog-limit), or the
     # daemon's buffers passed limit bytes (buffer-budget) while it held more than its share.
+    # Image alone refuses its call with daemonBudget, keeping the connection, when its reply would not fit in the
+    # buffers' limit bytes: ask again once other readers have read theirs.
     error BufferFull (buffer: (streamBacklog, daemonBudget), limit: int)
     # uid asked method (Options) for more provider runs than perMinute a minute (options-rate); it may ask again in
     # retryAfter seconds.
@@ -289,6 +315,9 @@ extension ControlInterface {
     # nothing was changed; true, the change is in effect in the running daemon and is saved if a retry succeeds before it
     # stops, lost otherwise.
     error StateNotWritten (cause: string, applied: bool)
+    # No entry of the widget (its stored timeline, its current entry), or no kept preview of the kind, names an image
+    # with this SHA-256.
+    error NoSuchImage (widget: ?string, kind: ?string, sha256: string)
 
     """
 }

@@ -37,6 +37,10 @@ public enum ListMethod: VarlinkMethod {
             output.value(entry.content)
             output.raw(",\"date\":")
             output.date(entry.date)
+            if let images = entry.images {
+                output.raw(",\"images\":")
+                output.value(EntryImage.jsonValue(images))
+            }
             output.raw("}")
         } else {
             output.raw("null")

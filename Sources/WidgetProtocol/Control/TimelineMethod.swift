@@ -29,12 +29,16 @@ public enum TimelineMethod: VarlinkMethod {
         public var relevance: Relevance?
         public var content: JSONValue
         public var current: Bool
+        /// The images its content names, by file name (docs/provider-protocol.md, "Images"); absent when none.
+        public var images: [String: EntryImage]?
 
-        public init(date: Date, relevance: Relevance? = nil, content: JSONValue, current: Bool) {
+        public init(date: Date, relevance: Relevance? = nil, content: JSONValue, current: Bool,
+                    images: [String: EntryImage]? = nil) {
             self.date = date
             self.relevance = relevance
             self.content = content
             self.current = current
+            self.images = images
         }
     }
 

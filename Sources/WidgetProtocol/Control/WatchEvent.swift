@@ -1,7 +1,7 @@
 import Foundation
 
 /// One event of a `Watch` stream, flat so that a host can read it as one JSON line:
-/// - `entryChanged`: `{"event","widget","kind","date","content"}`, sent at the entry's date;
+/// - `entryChanged`: `{"event","widget","kind","date","content","images"?}`, sent at the entry's date;
 /// - `runFinished`: `{"event","widget","kind","date","reason","outcome","detail"?}`;
 /// - `decision`: `{"event","widget","kind","date","decision","at","because"?}`.
 public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
@@ -26,6 +26,8 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
         }
         set { contentStorage = newValue.map(ContentStorage.value) }
     }
+    /// The images the new current entry's content names, by file name (`entryChanged`); absent when none.
+    public var images: [String: EntryImage]?
     /// The run's reason (`runFinished`).
     public var reason: String?
     /// `success` or the failure reason (`runFinished`).
@@ -50,19 +52,20 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     private var contentStorage: ContentStorage?
 
     private enum CodingKeys: String, CodingKey {
-        case event, widget, kind, date, content, reason, outcome, detail, decision, at, because
+        case event, widget, kind, date, content, images, reason, outcome, detail, decision, at, because
     }
 
     public init(
-        event: Event, widget: String, kind: String, date: Date, content: JSONValue? = nil, reason: String? = nil,
-        outcome: String? = nil, detail: String? = nil, decision: ReloadDecision.Verdict? = nil, at: Date? = nil,
-        because: String? = nil
+        event: Event, widget: String, kind: String, date: Date, content: JSONValue? = nil,
+        images: [String: EntryImage]? = nil, reason: String? = nil, outcome: String? = nil, detail: String? = nil,
+        decision: ReloadDecision.Verdict? = nil, at: Date? = nil, because: String? = nil
     ) {
         self.event = event
         self.widget = widget
         self.kind = kind
         self.date = date
         self.contentStorage = content.map(ContentStorage.value)
+        self.images = images
         self.reason = reason
         self.outcome = outcome
         self.detail = detail
@@ -111,6 +114,10 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
         }
         output.raw(",\"event\":")
         output.string(event.rawValue)
+        if let images {
+            output.raw(",\"images\":")
+            output.value(EntryImage.jsonValue(images))
+        }
         output.raw(",\"kind\":")
         output.string(kind)
         if let outcome {
@@ -126,16 +133,18 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
         output.raw("}")
     }
 
-    /// A widget's current entry changed to one dated `date` with `content`.
-    public static func entryChanged(widget: String, kind: String, date: Date, content: JSONValue) -> WatchEvent {
-        WatchEvent(event: .entryChanged, widget: widget, kind: kind, date: date, content: content)
+    /// A widget's current entry changed to one dated `date` with `content` (and the images it names).
+    public static func entryChanged(widget: String, kind: String, date: Date, content: JSONValue,
+                                    images: [String: EntryImage]? = nil) -> WatchEvent {
+        WatchEvent(event: .entryChanged, widget: widget, kind: kind, date: date, content: content, images: images)
     }
 
     /// `entryChanged` with its content as JSON text in `JSONValue.jsonText()`'s form (compact, keys sorted), as
     /// `ProviderAnswerDecoder` leaves every entry's content: it is sent as it is, never parsed. Text of any other form
     /// would be sent as it is too, so anything else goes through `entryChanged(widget:kind:date:content:)`.
-    public static func entryChanged(widget: String, kind: String, date: Date, canonicalContent: String) -> WatchEvent {
-        var event = WatchEvent(event: .entryChanged, widget: widget, kind: kind, date: date)
+    public static func entryChanged(widget: String, kind: String, date: Date, canonicalContent: String,
+                                    images: [String: EntryImage]? = nil) -> WatchEvent {
+        var event = WatchEvent(event: .entryChanged, widget: widget, kind: kind, date: date, images: images)
         event.contentStorage = .canonicalText(canonicalContent)
         return event
     }
@@ -148,6 +157,7 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
             kind: try container.decode(String.self, forKey: .kind),
             date: try container.decode(Date.self, forKey: .date),
             content: try container.decodeIfPresent(JSONValue.self, forKey: .content),
+            images: try container.decodeIfPresent([String: EntryImage].self, forKey: .images),
             reason: try container.decodeIfPresent(String.self, forKey: .reason),
             outcome: try container.decodeIfPresent(String.self, forKey: .outcome),
             detail: try container.decodeIfPresent(String.self, forKey: .detail),
@@ -163,6 +173,7 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
         try container.encode(kind, forKey: .kind)
         try container.encode(date, forKey: .date)
         try container.encodeIfPresent(content, forKey: .content)
+        try container.encodeIfPresent(images, forKey: .images)
         try container.encodeIfPresent(reason, forKey: .reason)
         try container.encodeIfPresent(outcome, forKey: .outcome)
         try container.encodeIfPresent(detail, forKey: .detail)
@@ -174,7 +185,8 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
     /// Equal when every member is, the content compared by value however it is held.
     public static func == (lhs: WatchEvent, rhs: WatchEvent) -> Bool {
         lhs.event == rhs.event && lhs.widget == rhs.widget && lhs.kind == rhs.kind && lhs.date == rhs.date
-            && lhs.content == rhs.content && lhs.reason == rhs.reason && lhs.outcome == rhs.outcome
+            && lhs.content == rhs.content && lhs.images == rhs.images && lhs.reason == rhs.reason
+            && lhs.outcome == rhs.outcome
             && lhs.detail == rhs.detail && lhs.decision == rhs.decision && lhs.at == rhs.at
             && lhs.because == rhs.because
     }
@@ -185,6 +197,7 @@ public struct WatchEvent: Sendable, Hashable, Codable, JSONObjectEncodable {
         hasher.combine(kind)
         hasher.combine(date)
         hasher.combine(content)
+        hasher.combine(images)
         hasher.combine(reason)
         hasher.combine(outcome)
         hasher.combine(detail)

@@ -4,14 +4,17 @@ import Foundation
 /// "state","lastReload","lastReason","lastOutcome","nextReload","nextReason","tokens","currentEntry"}`. Absent values
 /// are written as `null`, never left out, so the shape is fixed.
 public struct WidgetSummary: Sendable, Hashable, Codable {
-    /// The current entry of a widget: its date and the provider's content.
+    /// The current entry of a widget: its date and the provider's content, with the images the content names.
     public struct CurrentEntry: Sendable, Hashable, Codable {
         public var date: Date
         public var content: JSONValue
+        /// The images its content names, by file name (docs/provider-protocol.md, "Images"); absent when none.
+        public var images: [String: EntryImage]?
 
-        public init(date: Date, content: JSONValue) {
+        public init(date: Date, content: JSONValue, images: [String: EntryImage]? = nil) {
             self.date = date
             self.content = content
+            self.images = images
         }
     }
 

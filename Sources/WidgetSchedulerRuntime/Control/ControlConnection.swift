@@ -81,6 +81,10 @@ final class ControlConnection {
     /// Bytes waiting to be written.
     var pendingOutputCount: Int { output.count - outputStart }
 
+    /// The bytes the daemon's buffer budget has left, and its limit: a call whose reply is large may be refused
+    /// rather than queued past it.
+    var bufferBudgetRoom: (room: Int, limit: Int) { (budget.limit - budget.used, budget.limit) }
+
     /// Bytes of memory this connection's buffers hold in the daemon: what was received and not yet dispatched, and
     /// what is not yet written, with the room their arrays keep to grow (an array doubles as it grows, so this is
     /// what the budget must count to bound the daemon's memory).
