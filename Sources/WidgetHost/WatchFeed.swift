@@ -27,8 +27,8 @@ public final class WatchFeed: Sendable {
         (messages, continuation) = AsyncStream.makeStream(of: Message.self, bufferingPolicy: .unbounded)
     }
 
-    /// Starts the reading thread. The thread lives as long as the process: its read blocks in the kernel, and the
-    /// process ends it by exiting.
+    /// Starts the reading thread. It holds a blocking read in the kernel, so it lives until nobody listens to
+    /// `messages` any more (the stream was terminated), which it notices at the next event or reconnection.
     public func start() {
         let thread = Thread { [self] in run() }
         thread.name = "watch-feed"
@@ -37,26 +37,44 @@ public final class WatchFeed: Sendable {
 
     private func run() {
         var delay = Self.initialRetryDelay
-        while true {
-            let reason: String
-            do {
-                let client = try ControlClient(path: socketPath)
-                // The call is written before the host reads the daemon's state on another connection: the daemon
-                // handles it first, so no change falls between what the host reads and what the stream shows.
-                try client.stream(WatchMethod.self, WatchMethod.Parameters(), onSent: {
-                    delay = Self.initialRetryDelay
-                    continuation.yield(.connected)
-                }) { event in
-                    continuation.yield(.event(event))
-                    return true
-                }
-                reason = "the daemon stopped"
-            } catch {
-                reason = error.description
+        var listened = true
+        // The loop ends when nobody listens. A loop without an exit would also be correct here, but the release
+        // build's loop-invariant code motion never finishes on one (Swift 6.3.1, swiftlang/swift#88618).
+        while listened {
+            let ending = streamUntilItEnds()
+            if ending.wasOpen { delay = Self.initialRetryDelay }
+            listened = ending.listened && Self.delivered(continuation.yield(.disconnected(ending.reason)))
+            if listened {
+                Thread.sleep(forTimeInterval: delay)
+                delay = min(delay * 2, Self.maximumRetryDelay)
             }
-            continuation.yield(.disconnected(reason))
-            Thread.sleep(forTimeInterval: delay)
-            delay = min(delay * 2, Self.maximumRetryDelay)
         }
+    }
+
+    /// One connection's stream, from the call to its end: why it ended, whether it was open (the call sent), and
+    /// whether anyone still listened.
+    private func streamUntilItEnds() -> (reason: String, wasOpen: Bool, listened: Bool) {
+        var wasOpen = false
+        var listened = true
+        do {
+            let client = try ControlClient(path: socketPath)
+            // The call is written before the host reads the daemon's state on another connection: the daemon
+            // handles it first, so no change falls between what the host reads and what the stream shows.
+            try client.stream(WatchMethod.self, WatchMethod.Parameters(), onSent: {
+                wasOpen = true
+                listened = Self.delivered(continuation.yield(.connected))
+            }) { event in
+                listened = listened && Self.delivered(continuation.yield(.event(event)))
+                return listened
+            }
+            return ("the daemon stopped", wasOpen, listened)
+        } catch {
+            return (error.description, wasOpen, listened)
+        }
+    }
+
+    private static func delivered(_ result: AsyncStream<Message>.Continuation.YieldResult) -> Bool {
+        if case .terminated = result { return false }
+        return true
     }
 }
