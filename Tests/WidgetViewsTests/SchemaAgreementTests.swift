@@ -66,6 +66,8 @@ import WidgetProtocol
             == DateStyle.allCases.map(\.rawValue))
         #expect(Self.strings(Self.at(schema, "$defs", "image", "properties", "size", "enum"))
             == ImageSize.allCases.map(\.rawValue))
+        #expect(Self.strings(Self.at(schema, "$defs", "image", "properties", "source", "enum"))
+            == ImageNode.Source.boundNames)
         #expect(Set(Self.strings(Self.at(schema, "$defs", "zstack", "properties", "alignment", "enum")))
             == Set(Alignment.zstackNames.keys))
         #expect(Self.at(schema, "$defs", "text", "properties", "lineLimit", "maximum")

@@ -15,10 +15,14 @@ public enum HTMLRenderer {
         /// The URL prefix a host serves the kind's asset folder at (`/assets/weather/`); asset names are appended
         /// percent-encoded, segment by segment. Nil draws assets as placeholders.
         public var assetBaseURL: String?
+        /// The URL prefix a host serves the widget's provided images at (`/images/w1/`); an image's SHA-256 is
+        /// appended. Nil draws provided images as placeholders.
+        public var imageBaseURL: String?
 
-        public init(colorScheme: ColorScheme = .automatic, assetBaseURL: String? = nil) {
+        public init(colorScheme: ColorScheme = .automatic, assetBaseURL: String? = nil, imageBaseURL: String? = nil) {
             self.colorScheme = colorScheme
             self.assetBaseURL = assetBaseURL
+            self.imageBaseURL = imageBaseURL
         }
     }
 
@@ -247,7 +251,7 @@ private struct HTMLWriter {
     }
 
     private mutating func image(_ image: ResolvedImage) {
-        let size = " wv-img-" + image.size.rawValue
+        let size = " wv-img-" + image.size.rawValue + (image.size == .fill ? " wv-xh wv-xv" : "")
         switch image.picture {
         case .symbol(let symbol):
             output += "<span class=\"wv-sym"
@@ -271,7 +275,19 @@ private struct HTMLWriter {
             output += "\" alt=\""
             escape(image.label ?? "")
             output += "\">"
-        case .asset, .missing:
+        case .provided(_, let stored) where options.imageBaseURL != nil:
+            output += "<img class=\"wv-img"
+            output += size
+            output += "\" src=\""
+            escape((options.imageBaseURL ?? "") + stored.sha256)
+            output += "\" width=\""
+            output += String(stored.width)
+            output += "\" height=\""
+            output += String(stored.height)
+            output += "\" alt=\""
+            escape(image.label ?? "")
+            output += "\">"
+        case .asset, .provided, .missing:
             output += "<span class=\"wv-img-missing"
             output += size
             output += "\" aria-hidden=\"true\"></span>"

@@ -98,9 +98,17 @@ public enum WidgetStylesheet {
 
         """
         for size in ImageSize.allCases {
-            css += ".wv-img-\(size.rawValue){width:\(size.points)px;height:\(size.points)px;"
-                + "font-size:\(size.points * 5 / 6)px}\n"
+            guard let points = size.points else { continue }
+            css += ".wv-img-\(size.rawValue){width:\(points)px;height:\(points)px;font-size:\(points * 5 / 6)px}\n"
         }
+        // A filling picture takes its stack's room (the `wv-xh wv-xv` rules) whatever its own size attributes say,
+        // and is cropped to it; in a zstack it is the layer under the others.
+        css += """
+        .wv-img-fill{width:auto;height:auto;min-width:0;min-height:0;object-fit:cover;border-radius:12px}
+        .wv-z>.wv-img-fill{width:100%;height:100%}
+        span.wv-img-fill{display:block}
+
+        """
         // A hue behind white text is its light value in both schemes (`--wv-NAME-fill`): the dark values are
         // lighter, for text on a dark surface, and white on them would be too faint.
         for color in NamedColor.allCases {

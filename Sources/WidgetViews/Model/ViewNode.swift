@@ -11,7 +11,7 @@ public indirect enum ViewNode: Sendable, Hashable {
     case date(DateNode)
     /// `gauge` (a ring) or `progress` (a bar).
     case gauge(GaugeNode)
-    /// `image`: an asset of the provider, or a symbol of the fixed set.
+    /// `image`: an asset of the provider, a symbol of the fixed set, or an image the provider wrote for the entry.
     case image(ImageNode)
     /// `link`: its content opens `url` when tapped, in families that answer links.
     case link(url: URLTemplate, content: ViewNode)
@@ -36,7 +36,9 @@ public indirect enum ViewNode: Sendable, Hashable {
             return content.expands(along: axis)
         case .conditional(_, let then, let otherwise):
             return then.expands(along: axis) || (otherwise?.expands(along: axis) ?? false)
-        case .text, .date, .image:
+        case .image(let image):
+            return image.size == .fill && axis != .depth
+        case .text, .date:
             return false
         }
     }

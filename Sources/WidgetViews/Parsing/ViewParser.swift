@@ -417,8 +417,11 @@ public struct ViewParser {
                     fail(path + ".source", "the manifest names no asset folder (\"assets\")")
                 }
                 source = bound.map(ImageNode.Source.boundAsset)
+            case .string("provided")?:
+                source = bound.map(ImageNode.Source.provided)
             case let value?:
-                fail(path + ".source", "expected \"symbol\" or \"asset\", found \(value.summary)")
+                fail(path + ".source", "expected \"symbol\", \"asset\" or \"provided\" (an image the provider "
+                    + "wrote for the entry), found \(value.summary)")
             }
         }
         var size = ImageSize.medium
@@ -427,6 +430,10 @@ public struct ViewParser {
                 let names = ImageSize.allCases.map(\.rawValue).joined(separator: " | ")
                 fail(path + ".size", "expected \(names), found \(value.summary)")
             }
+        }
+        if size == .fill, let source, !ImageNode(source: source).isPicture {
+            fail(path + ".size", "\"fill\" is for pictures (an asset or a provided image); a symbol has a size "
+                + "of small | medium | large | xlarge")
         }
         var label: String?
         if let value = members["label"] {

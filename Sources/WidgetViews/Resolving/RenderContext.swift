@@ -1,4 +1,5 @@
 import Foundation
+import WidgetProtocol
 
 /// What a rendering depends on besides the view and the content: the moment, the host's time zone, and whether to
 /// draw the placeholder form. Renderers read no clock: the host passes `now`.
@@ -11,17 +12,22 @@ public struct RenderContext: Sendable {
     public var placeholder: Bool
     /// The entry's date, for the `@date` path; nil when unknown.
     public var entryDate: Date?
+    /// The images the provider wrote for the entry, by the file name its content names (the entry's `images`), for
+    /// `image` elements of source `provided`.
+    public var images: [String: EntryImage]
     /// Finds a time zone by its IANA name, for date texts with a `timeZone` path.
     public var timeZoneNamed: @Sendable (String) -> TimeZone?
 
     public init(
         now: Date, timeZone: TimeZone = TimeZone(secondsFromGMT: 0) ?? .current, placeholder: Bool = false,
-        entryDate: Date? = nil, timeZoneNamed: @escaping @Sendable (String) -> TimeZone? = RenderContext.zoneNamed
+        entryDate: Date? = nil, images: [String: EntryImage] = [:],
+        timeZoneNamed: @escaping @Sendable (String) -> TimeZone? = RenderContext.zoneNamed
     ) {
         self.now = now
         self.timeZone = timeZone
         self.placeholder = placeholder
         self.entryDate = entryDate
+        self.images = images
         self.timeZoneNamed = timeZoneNamed
     }
 

@@ -1,3 +1,5 @@
+import WidgetProtocol
+
 /// A view's element with its content filled in: what every renderer draws. `if`s are decided, bindings read and
 /// formatted, date texts written for the render's moment.
 public indirect enum ResolvedNode: Sendable, Hashable {
@@ -17,7 +19,8 @@ public indirect enum ResolvedNode: Sendable, Hashable {
         case .stack(let stack): return axis == .horizontal ? stack.expandsHorizontally : stack.expandsVertically
         case .gauge(let gauge): return gauge.style == .linear && axis == .horizontal
         case .link(_, let content): return content.expands(along: axis)
-        case .spacer, .text, .image, .empty: return false
+        case .image(let image): return image.size == .fill && axis != .depth
+        case .spacer, .text, .empty: return false
         }
     }
 }
@@ -92,6 +95,8 @@ public struct ResolvedImage: Sendable, Hashable {
     public enum Picture: Sendable, Hashable {
         case symbol(Symbol)
         case asset(String)
+        /// An image the provider wrote for the entry: its file name and what the daemon stored of it.
+        case provided(name: String, image: EntryImage)
         /// A placeholder: the bound name was missing or wrong.
         case missing
     }

@@ -274,9 +274,34 @@ public struct Resolver {
             } else {
                 _ = mismatch(path, "an asset file name", value) as String?
             }
+        case .provided(let path):
+            guard let value = lookup(path) else { break }
+            guard case .string(let name) = value else {
+                _ = mismatch(path, "the file name of an image the provider wrote", value) as String?
+                break
+            }
+            guard let stored = context.images[name] else {
+                report(path.text, "the entry has no image \(value.summary)")
+                break
+            }
+            guard Self.isServable(stored) else {
+                report(path.text, "the image \(value.summary) has unreadable metadata")
+                break
+            }
+            image.picture = .provided(name: Sanitized.text(name), image: stored)
         }
         return image
     }
+
+    /// Whether a stored image's metadata can go in a page: a hash of 64 lowercase hex digits (it becomes part of a
+    /// URL) and dimensions a picture can have. The daemon checked the image; this keeps a host safe from a daemon
+    /// of another version all the same.
+    static func isServable(_ image: EntryImage) -> Bool {
+        ImageMethod.isSHA256(image.sha256) && (1...maximumImageSide).contains(image.width) && (1...maximumImageSide).contains(image.height)
+    }
+
+    /// The largest side an image's metadata may claim (the daemon accepts at most 2048).
+    static let maximumImageSide = 16384
 
     // MARK: - Content
 

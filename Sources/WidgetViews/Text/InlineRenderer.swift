@@ -84,8 +84,8 @@ public enum InlineRenderer {
             switch image.picture {
             case .symbol(let symbol):
                 pieces.append(.words(symbol.glyph, TextLayout.style(font: .body, color: image.color, redacted: false)))
-            case .asset(let name):
-                if let label = image.label ?? Optional(name) { pieces.append(.words("[" + label + "]", .plain)) }
+            case .asset, .provided:
+                pieces.append(.words(TextLayout.pictureText(image, width: .max), .plain))
             case .missing:
                 break
             }

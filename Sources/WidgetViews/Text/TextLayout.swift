@@ -45,7 +45,7 @@ struct TextLayout {
             return gauge.style == .circular ? ring(gauge, width: width, height: height)
                 : bar(gauge, width: width, height: height)
         case .image(let image):
-            return self.image(image, width: width)
+            return self.image(image, width: width, height: height)
         case .link(_, let content):
             return layout(content, width: width, height: height)
         }
@@ -67,6 +67,11 @@ struct TextLayout {
             if case .spacer(let minLength) = child {
                 lengths.append(axis == .vertical ? Self.rows(minLength) : Self.columns(minLength))
                 laid.append(nil)
+            } else if case .image(let image) = child, image.size == .fill {
+                // A filling picture starts as small as can be, as a spacer does, and takes what its siblings leave.
+                laid.append(axis == .vertical ? layout(child, width: width, height: 1)
+                    : layout(child, width: 1, height: height))
+                lengths.append(1)
             } else {
                 let result = layout(child, width: width, height: height)
                 lengths.append(axis == .vertical ? result.height : result.width)
@@ -315,23 +320,49 @@ struct TextLayout {
         return Laid(width: width, height: row + 1, runs: runs)
     }
 
-    private func image(_ image: ResolvedImage, width: Int) -> Laid {
+    private func image(_ image: ResolvedImage, width: Int, height: Int) -> Laid {
         let text: String
         let style: TextCanvas.Style
         switch image.picture {
         case .symbol(let symbol):
             text = symbol.glyph
             style = Self.style(font: .body, color: image.color, redacted: false)
-        case .asset(let name):
-            text = TextWrap.truncated("[" + (image.label ?? name) + "]", width: width)
+        case .asset, .provided:
+            text = Self.pictureText(image, width: width)
             style = TextCanvas.Style(sgr: "2")
         case .missing:
-            text = String(repeating: Resolver.barCharacter, count: 2)
+            text = String(repeating: Resolver.barCharacter, count: image.size == .fill ? 4 : 2)
             style = Self.style(font: .body, color: nil, redacted: true)
         }
         let columns = DisplayWidth.of(text)
+        if image.size == .fill {
+            // A filling picture takes the whole room, as on a page; its words sit in the middle of it.
+            guard columns <= width else { return Laid(width: width, height: height, runs: []) }
+            return Laid(width: width, height: height,
+                        runs: [Run(x: (width - columns) / 2, y: (height - 1) / 2, text: text, style: style)])
+        }
         guard columns <= width else { return .nothing }
         return Laid(width: columns, height: 1, runs: [Run(x: 0, y: 0, text: text, style: style)])
+    }
+
+    /// A picture a terminal cannot draw, in words that fit `width`: a provided image's name and size
+    /// (`[image cat.jpg 640×480]`, else without `image`, else the name cut short), an asset's label or name.
+    static func pictureText(_ image: ResolvedImage, width: Int) -> String {
+        switch image.picture {
+        case .provided(let name, let stored):
+            let size = "\(stored.width)\u{00D7}\(stored.height)"
+            for candidate in ["[image \(name) \(size)]", "[\(name) \(size)]"]
+            where DisplayWidth.of(candidate) <= width {
+                return candidate
+            }
+            return TextWrap.truncated("[" + name + "]", width: width)
+        case .asset(let name):
+            return TextWrap.truncated("[" + (image.label ?? name) + "]", width: width)
+        case .symbol(let symbol):
+            return symbol.glyph
+        case .missing:
+            return ""
+        }
     }
 
     /// The SGR parameters of a text's look: bold titles and headlines, dim captions, its color, grey bars.
