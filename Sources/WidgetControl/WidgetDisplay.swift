@@ -14,6 +14,8 @@ public struct WidgetDisplay {
     /// The current entry's date and content; nil before the widget's first timeline.
     public private(set) var entryDate: Date?
     public private(set) var content: JSONValue?
+    /// The images the current entry's content names, drawn in a terminal as their name and size.
+    public private(set) var images: [String: EntryImage] = [:]
     /// Draw the placeholder form.
     public var placeholder: Bool
     public var timeZone: TimeZone
@@ -54,13 +56,15 @@ public struct WidgetDisplay {
         if let current = timeline.entries.first(where: \.current) {
             entryDate = current.date
             content = current.content
+            images = current.images ?? [:]
         }
     }
 
     /// The widget's current entry changed.
-    public mutating func entryChanged(date: Date, content: JSONValue) {
+    public mutating func entryChanged(date: Date, content: JSONValue, images: [String: EntryImage]? = nil) {
         entryDate = date
         self.content = content
+        self.images = images ?? [:]
     }
 
     /// Whether the kind's views have a view for `family` (else the fallback view draws it).
@@ -71,7 +75,8 @@ public struct WidgetDisplay {
     /// `family` drawn at `now`.
     public func resolve(_ family: WidgetFamily, now: Date) -> ResolvedWidget {
         let view = document?.view(for: family) ?? FallbackView.view(for: content)
-        let context = RenderContext(now: now, timeZone: timeZone, placeholder: placeholder, entryDate: entryDate)
+        let context = RenderContext(now: now, timeZone: timeZone, placeholder: placeholder, entryDate: entryDate,
+                                    images: images)
         return Resolver.resolve(view, family: family, content: content, context: context)
     }
 

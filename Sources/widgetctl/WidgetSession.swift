@@ -51,7 +51,7 @@ struct WidgetSession {
                 return
             case .reply(let event):
                 guard event.event == .entryChanged, let content = event.content else { continue }
-                display.entryChanged(date: event.date, content: content)
+                display.entryChanged(date: event.date, content: content, images: event.images)
                 frame = draw(display, Date())
                 report(frame.problems)
             case .timedOut:
