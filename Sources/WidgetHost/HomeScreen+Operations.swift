@@ -155,8 +155,7 @@ extension HomeScreen {
             throw HostError(status: 409, message: "This host opens taps in the browser (no tap-command is set).")
         }
         guard let widget = widgets[id] else { throw HostError(status: 404, message: "No widget \(id).") }
-        let face = faces.face(kind: widget.kind, family: widget.family, date: widget.currentEntry?.date,
-                              content: widget.currentEntry?.content, now: Date())
+        let face = face(of: widget, now: Date())
         guard face.urls.contains(url), HTML.isTappable(url) else {
             throw HostError(status: 403, message: "\(id) does not link to that address.")
         }

@@ -31,7 +31,8 @@ extension HomeScreen {
                 let reply = try await daemon.call(
                     SnapshotMethod.self, SnapshotMethod.Parameters(kind: kind, family: family))
                 let face = faces.face(kind: kind, family: reply.family, date: reply.entry.date,
-                                      content: reply.entry.content, now: Date())
+                                      content: reply.entry.content, images: reply.entry.images,
+                                      imageBaseURL: WidgetFaces.previewImagePrefix(kind: kind), now: Date())
                 previews[key] = (face, Date())
                 return PanelMarkup.preview(face: face)
             } catch {
@@ -102,6 +103,25 @@ extension HomeScreen {
     }
 
     /// The asset folder of `kind`, from its views, for the images its faces show.
+    /// The bytes of an image `widget`'s entries show, from the daemon (`Image`), which checks that the caller may
+    /// read the widget and that its entries name the image.
+    public func image(widget: String, sha256: String) async throws(HostError) -> ImageMethod.Reply {
+        do {
+            return try await daemon.call(ImageMethod.self, ImageMethod.Parameters(widget: widget, sha256: sha256))
+        } catch {
+            throw HostError(error)
+        }
+    }
+
+    /// The bytes of an image a gallery preview of `kind` shows.
+    public func image(kind: String, sha256: String) async throws(HostError) -> ImageMethod.Reply {
+        do {
+            return try await daemon.call(ImageMethod.self, ImageMethod.Parameters(kind: kind, sha256: sha256))
+        } catch {
+            throw HostError(error)
+        }
+    }
+
     public func assetFolder(kind: String) -> String? {
         faces.assetFolders[kind]
     }

@@ -101,7 +101,8 @@ public actor HomeScreen {
         }
         switch event.event {
         case .entryChanged:
-            widget.currentEntry = WidgetSummary.CurrentEntry(date: event.date, content: event.content ?? .null)
+            widget.currentEntry = WidgetSummary.CurrentEntry(date: event.date, content: event.content ?? .null,
+                                                             images: event.images)
             widgets[event.widget] = widget
             guard let slot = layout.slot(holding: event.widget) else { return }
             if slot.widgets.count > 1 { await refreshStacks() }
@@ -260,7 +261,8 @@ public actor HomeScreen {
     /// A widget's face now, its view's complaints about the entry logged once per entry.
     func face(of widget: WidgetSummary, now: Date) -> RenderedFace {
         let face = faces.face(kind: widget.kind, family: widget.family, date: widget.currentEntry?.date,
-                              content: widget.currentEntry?.content, now: now)
+                              content: widget.currentEntry?.content, images: widget.currentEntry?.images,
+                              imageBaseURL: WidgetFaces.imagePrefix(widget: widget.id), now: now)
         if let entry = widget.currentEntry, !face.problems.isEmpty, reportedProblems[widget.id] != entry.date {
             reportedProblems[widget.id] = entry.date
             let problems = face.problems.map(\.description).joined(separator: "; ")

@@ -26,11 +26,12 @@ public struct HostError: Error, Sendable, Hashable, CustomStringConvertible {
             let status: Int
             switch remote.name {
             case ControlError.Name.permissionDenied: status = 403
-            case ControlError.Name.unknownKind, ControlError.Name.unknownWidget, ControlError.Name.unknownKey:
+            case ControlError.Name.unknownKind, ControlError.Name.unknownWidget, ControlError.Name.unknownKey,
+                 ControlError.Name.noSuchImage:
                 status = 404
             case ControlError.Name.invalidParameter, ControlError.Name.legacyInvalidParameter: status = 422
             case ControlError.Name.providerFailed: status = 502
-            case ControlError.Name.tooManyConnections: status = 503
+            case ControlError.Name.tooManyConnections, ControlError.Name.bufferFull: status = 503
             default: status = 500
             }
             self.init(status: status, message: "The daemon refused: \(remote.message)", field: field)

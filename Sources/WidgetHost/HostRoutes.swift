@@ -45,6 +45,20 @@ public enum HostRoutes {
                 return failure(HostError(status: 404, message: "No image \(name) in the assets of \(kind)."))
             }
         }
+        router.get("/images/{widget}/{sha256}") { request, context in
+            let widget = try context.parameters.require("widget")
+            let sha256 = try context.parameters.require("sha256")
+            return providedImage(await ProvidedImage.answer(
+                sha256: sha256, ifNoneMatch: request.headers[.ifNoneMatch]
+            ) { () async throws(HostError) in try await home.image(widget: widget, sha256: sha256) })
+        }
+        router.get("/kind-images/{kind}/{sha256}") { request, context in
+            let kind = try context.parameters.require("kind")
+            let sha256 = try context.parameters.require("sha256")
+            return providedImage(await ProvidedImage.answer(
+                sha256: sha256, ifNoneMatch: request.headers[.ifNoneMatch]
+            ) { () async throws(HostError) in try await home.image(kind: kind, sha256: sha256) })
+        }
         router.get("/events") { _, _ in await eventStream(home) }
         // Browsers ask for it unprompted; an answer keeps a 404 out of the page's console.
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
@@ -194,6 +208,23 @@ public enum HostRoutes {
     static func asset(_ bytes: [UInt8], type: String) -> Response {
         Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
                  body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    static func providedImage(_ answer: ProvidedImage.Answer) -> Response {
+        switch answer {
+        case .image(let image, let etag):
+            return Response(status: .ok,
+                            headers: [.contentType: image.type.mediaType, .cacheControl: ProvidedImage.cacheControl,
+                                      .eTag: etag],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: image.bytes)))
+        case .notModified(let etag):
+            return Response(status: .notModified, headers: [.cacheControl: ProvidedImage.cacheControl, .eTag: etag])
+        case .refused(let error):
+            var response = failure(error)
+            // The daemon busy (its buffers full, its connections taken) or restarting: a browser may ask again soon.
+            if error.status == 503 { response.headers[.retryAfter] = "1" }
+            return response
+        }
     }
 
     static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) -> Response {

@@ -21,6 +21,20 @@ public struct WidgetFaces: Sendable {
             ?? kind) + "/"
     }
 
+    /// The URL prefix the host serves a widget's provided images under (`/images/WIDGET/SHA256`).
+    public static func imagePrefix(widget: String) -> String {
+        "/images/" + pathSegment(widget) + "/"
+    }
+
+    /// The URL prefix the host serves the images of a kind's gallery previews under (`/kind-images/KIND/SHA256`).
+    public static func previewImagePrefix(kind: String) -> String {
+        "/kind-images/" + pathSegment(kind) + "/"
+    }
+
+    private static func pathSegment(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? text
+    }
+
     public init(views: [ViewsMethod.KindViews] = [], timeZone: TimeZone = .current) {
         var documents: [String: ViewDocument] = [:]
         var unreadable: [String: String] = [:]
@@ -40,12 +54,18 @@ public struct WidgetFaces: Sendable {
     }
 
     /// `kind`'s face in `family` for an entry of `content` dated `date` at `now`; `content` nil draws the
-    /// placeholder form.
-    public func face(kind: String, family name: String, date: Date?, content: JSONValue?, now: Date) -> RenderedFace {
+    /// placeholder form. The entry's provided `images` are drawn from `imageBaseURL` (`imagePrefix(widget:)`, or
+    /// `previewImagePrefix(kind:)` for a preview).
+    public func face(
+        kind: String, family name: String, date: Date?, content: JSONValue?, images: [String: EntryImage]? = nil,
+        imageBaseURL: String? = nil, now: Date
+    ) -> RenderedFace {
         let family = WidgetFamily(rawValue: name) ?? .systemSmall
         let view = documents[kind]?.view(for: family) ?? FallbackView.view(for: content)
-        let context = RenderContext(now: now, timeZone: timeZone, placeholder: content == nil, entryDate: date)
-        let options = HTMLRenderer.Options(assetBaseURL: assetFolders[kind] == nil ? nil : Self.assetPrefix(kind: kind))
+        let context = RenderContext(now: now, timeZone: timeZone, placeholder: content == nil, entryDate: date,
+                                    images: images ?? [:])
+        let options = HTMLRenderer.Options(assetBaseURL: assetFolders[kind] == nil ? nil : Self.assetPrefix(kind: kind),
+                                           imageBaseURL: imageBaseURL)
         let rendered = HTMLRenderer.render(view, family: family, content: content, context: context, options: options)
         var urls: [String] = []
         if let url = rendered.widget.url { urls.append(url) }
