@@ -8,7 +8,8 @@ import PackageDescription
 //   CSpawn / WidgetProviders  manifests (TOMLKit) and the provider runner (clone with a pre-exec hook, Landlock)
 //   WidgetSchedulerRuntime  the daemon: SQLite state (GRDB), Varlink server, wiring core to effects
 //   WidgetSchedulerCoreTestKit  manual clock and seeded generator, for the core's tests (no runtime, no GRDB)
-//   WidgetSchedulerTestKit  fakes for every effect protocol, with the core's kit
+//   WidgetSchedulerTestKit  fakes for every effect protocol, with the core's kit; DaemonWorld, the real daemon
+//                           in a temporary directory, for the integration and reliability suites
 //   WidgetProviderKit       the Swift SDK for provider authors, with WidgetKit's names
 //   WidgetControlClient     the blocking Varlink client of the control socket, shared by widgetctl and apps
 //   WidgetCenter            the library for apps, with WidgetKit's names: reloads, configurations, group data
@@ -85,7 +86,7 @@ let package = Package(
             name: "WidgetSchedulerTestKit",
             dependencies: [
                 "WidgetSchedulerCore", "WidgetSchedulerCoreTestKit", "WidgetSchedulerRuntime", "WidgetProviders",
-                "WidgetProtocol",
+                "WidgetProtocol", "CSpawn",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -180,7 +181,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["WidgetCenter", "WidgetProtocol", "WidgetSchedulerTestKit", "CSpawn"]
+            dependencies: ["WidgetCenter", "WidgetProtocol", "WidgetSchedulerTestKit"]
         ),
         .testTarget(
             name: "ReliabilityTests",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// The shell completions `scripts/install.sh` installs, as the built tools write them: every command and every
 /// option the tool has (its `--experimental-dump-help`) is offered in bash (by running bash's own completion
@@ -61,15 +62,15 @@ struct CompletionTests {
 
     @Test("kinds and widget ids are completed from the daemon on the line's socket, and nothing when it is down")
     func kindsAndWidgetsComeFromTheDaemon() throws {
-        let fixture = try DaemonFixture()
-        try fixture.addScriptedKind("weather")
-        try fixture.addScriptedKind("clock")
-        try fixture.start()
-        let first = try fixture.add("weather")
-        let second = try fixture.add("clock")
+        let world = try DaemonWorld()
+        try world.addScriptedKind("weather")
+        try world.addScriptedKind("clock")
+        try world.start()
+        let first = try world.add("weather")
+        let second = try world.add("clock")
         let scratch = try Scratch()
         try scratch.saveCompletionScript("widgetctl", shell: "bash")
-        let socket = ["--socket", fixture.socketPath]
+        let socket = ["--socket", world.socketPath]
 
         #expect(try scratch.bashCompletion(["widgetctl", "reload"] + socket + ["--kind", ""]) == ["clock", "weather"])
         #expect(try scratch.bashCompletion(["widgetctl", "add"] + socket + ["--kind", "w"]) == ["weather"])
@@ -77,7 +78,7 @@ struct CompletionTests {
         #expect(try scratch.bashCompletion(["widgetctl", "timeline"] + socket + [""]) == [first, second].sorted())
         #expect(try scratch.bashCompletion(["widgetctl", "show", "--family", "accessoryR"]) == ["accessoryRectangular"])
 
-        fixture.stopDaemon()
+        world.stopDaemon()
         let quiet = try scratch.bashCompletionResult(["widgetctl", "reload"] + socket + ["--kind", ""])
         #expect(quiet.offered.isEmpty, "\(quiet.offered)")
         #expect(quiet.standardError.isEmpty, "a completion printed into the shell: \(quiet.standardError)")
@@ -103,7 +104,7 @@ private struct CommandTree {
                                         environment: ["PATH": "/usr/bin:/bin"], scratch: FileManager.default
                                             .temporaryDirectory).wait()
         guard result.status == 0, let root = try result.json().objectValue?["command"] else {
-            throw IntegrationFailure("no command tree: \(result)")
+            throw TestFailure("no command tree: \(result)")
         }
         var commands: [Command] = []
         func walk(_ command: JSONValue, _ parent: [String]) {
@@ -124,7 +125,7 @@ private struct CommandTree {
             for subcommand in shown { walk(subcommand, path) }
         }
         walk(root, [])
-        guard commands.count > 1 else { throw IntegrationFailure("\(tool) describes no subcommands: \(result)") }
+        guard commands.count > 1 else { throw TestFailure("\(tool) describes no subcommands: \(result)") }
         return CommandTree(commands: commands)
     }
 
@@ -155,7 +156,7 @@ private struct Scratch {
         let result = try RunningCommand([try BuiltProducts.executable(tool), "--generate-completion-script", shell],
                                         environment: environment, scratch: directory).wait()
         guard result.status == 0, !result.standardOutput.isEmpty else {
-            throw IntegrationFailure("no \(shell) completion script: \(result)")
+            throw TestFailure("no \(shell) completion script: \(result)")
         }
         try result.standardOutput.write(to: directory.appendingPathComponent("\(tool).\(shell)"), atomically: true,
                                         encoding: .utf8)
@@ -187,7 +188,7 @@ private struct Scratch {
         let scriptPath = directory.appendingPathComponent("\(tool).bash").path
         let result = try RunningCommand(["/bin/bash", "-c", driver, "bash", scriptPath] + words,
                                         environment: environment, scratch: directory).wait(timeout: 30)
-        guard result.status == 0 else { throw IntegrationFailure("bash completion failed: \(result)") }
+        guard result.status == 0 else { throw TestFailure("bash completion failed: \(result)") }
         let offered = result.standardOutput.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
         return (offered, result.standardError)
     }

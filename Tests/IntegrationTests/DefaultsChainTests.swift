@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// `widgetctl add` without parameters: the provider's `defaults` answer first, then the manifest's defaults, then a
 /// clear error naming the parameter that still has no value. Never a blank widget.
@@ -40,68 +41,68 @@ struct DefaultsChainTests {
 
     @Test("a new widget's configuration comes from the provider's defaults, then the manifest", arguments: cases)
     func providerThenManifest(_ chain: Case) throws {
-        let fixture = try DaemonFixture()
-        try fixture.addScriptedKind("weather", widget: Self.manifest,
+        let world = try DaemonWorld()
+        try world.addScriptedKind("weather", widget: Self.manifest,
                                     behaviour: ScriptedProvider.Behaviour(defaults: chain.providerDefaults))
-        try fixture.start()
-        let id = try fixture.add("weather")
-        let widget = try fixture.waitUntilIdle(id)
+        try world.start()
+        let id = try world.add("weather")
+        let widget = try world.waitUntilIdle(id)
         #expect(widget.configuration == chain.expected)
         #expect(widget.currentEntry?.content.objectValue?["configuration"] == .object(chain.expected),
                 "the initial run got the full configuration")
-        #expect(fixture.runs.filter { $0.event == "start" }.map(\.request) == ["defaults", "timeline"])
+        #expect(world.runs.filter { $0.event == "start" }.map(\.request) == ["defaults", "timeline"])
     }
 
     @Test("given parameters are not asked of the provider, and a full set skips the defaults request")
     func givenParametersWin() throws {
-        let fixture = try DaemonFixture()
-        try fixture.addScriptedKind("weather", widget: Self.manifest,
+        let world = try DaemonWorld()
+        try world.addScriptedKind("weather", widget: Self.manifest,
                                     behaviour: ScriptedProvider.Behaviour(defaults: ["city": .string("Lyon")]))
-        try fixture.start()
-        let partial = try fixture.add("weather", "units=imperial")
-        #expect(try fixture.waitUntilIdle(partial).configuration
+        try world.start()
+        let partial = try world.add("weather", "units=imperial")
+        #expect(try world.waitUntilIdle(partial).configuration
             == ["city": .string("Lyon"), "units": .string("imperial")])
-        let full = try fixture.add("weather", "city=Rome", "units=metric")
-        #expect(try fixture.waitUntilIdle(full).configuration == ["city": .string("Rome"), "units": .string("metric")])
-        #expect(fixture.runs.filter { $0.request == "defaults" && $0.event == "start" }.count == 1)
+        let full = try world.add("weather", "city=Rome", "units=metric")
+        #expect(try world.waitUntilIdle(full).configuration == ["city": .string("Rome"), "units": .string("metric")])
+        #expect(world.runs.filter { $0.request == "defaults" && $0.event == "start" }.count == 1)
     }
 
     @Test("a parameter neither the provider nor the manifest fills is an error naming it; nothing is added")
     func missingEverywhereIsAnError() throws {
-        let fixture = try DaemonFixture()
-        try fixture.addScriptedKind("keyed", widget: """
+        let world = try DaemonWorld()
+        try world.addScriptedKind("keyed", widget: """
             [widget.parameters.city]
             type = "string"
             default = "Paris"
             [widget.parameters.apikey]
             type = "string"
             """, behaviour: ScriptedProvider.Behaviour(defaults: ["city": .string("Lyon")]))
-        try fixture.start()
+        try world.start()
 
-        let refused = try fixture.widgetctl("add", "--kind", "keyed")
+        let refused = try world.widgetctl("add", "--kind", "keyed")
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.standardOutput.isEmpty)
         #expect(refused.standardError.hasPrefix("widgetctl: invalid parameter \"apikey\": no value given"),
                 "\(refused)")
         #expect(refused.standardError.contains("keyed.toml"), "the manifest is named: \(refused)")
-        #expect(try fixture.list().isEmpty, "never a blank widget")
+        #expect(try world.list().isEmpty, "never a blank widget")
 
-        let id = try fixture.add("keyed", "apikey=secret")
-        #expect(try fixture.waitUntilIdle(id).configuration == ["city": .string("Lyon"), "apikey": .string("secret")])
+        let id = try world.add("keyed", "apikey=secret")
+        #expect(try world.waitUntilIdle(id).configuration == ["city": .string("Lyon"), "apikey": .string("secret")])
     }
 
     @Test("while add waits for a slow defaults answer, other clients are served")
     func slowDefaultsDoNotHoldOthersUp() throws {
-        let fixture = try DaemonFixture()
-        try fixture.addScriptedKind("weather", widget: Self.manifest,
+        let world = try DaemonWorld()
+        try world.addScriptedKind("weather", widget: Self.manifest,
                                     behaviour: ScriptedProvider.Behaviour(sleep: 1.5, defaults: [:]))
-        try fixture.start()
-        let adding = try fixture.startWidgetctl(["add", "--kind", "weather"])
+        try world.start()
+        let adding = try world.startWidgetctl(["add", "--kind", "weather"])
         _ = try eventually("the defaults request to start") {
-            fixture.runs.contains { $0.request == "defaults" && $0.event == "start" } ? true : nil
+            world.runs.contains { $0.request == "defaults" && $0.event == "start" } ? true : nil
         }
-        let listed = try fixture.widgetctlSucceeding("list", "--json")
-        let status = try fixture.widgetctlSucceeding("status", "--json").decoded(StatusMethod.Reply.self)
+        let listed = try world.widgetctlSucceeding("list", "--json")
+        let status = try world.widgetctlSucceeding("status", "--json").decoded(StatusMethod.Reply.self)
         #expect(adding.process.isRunning, "list and status were answered while add still waited")
         #expect(try listed.decoded([WidgetSummary].self).isEmpty)
         #expect(status.widgets == 0)

@@ -59,15 +59,15 @@ struct MalformedMessageTests {
     @Test("a malformed message gets a Varlink error; the daemon and its other clients carry on",
           arguments: cases)
     func malformedMessageGetsAnError(_ malformed: Case) throws {
-        let fixture = try DaemonFixture()
-        try fixture.start()
-        let bystander = try RawVarlinkConnection(path: fixture.socketPath)
-        let offender = try RawVarlinkConnection(path: fixture.socketPath)
+        let world = try DaemonWorld()
+        try world.start()
+        let bystander = try RawVarlinkConnection(path: world.socketPath)
+        let offender = try RawVarlinkConnection(path: world.socketPath)
 
         offender.send(malformed.bytes)
         let reply = offender.receive()
         guard case .message(let text) = reply else {
-            Issue.record("expected a Varlink error, got \(reply); daemon log:\n\(fixture.daemonLog)")
+            Issue.record("expected a Varlink error, got \(reply); daemon log:\n\(world.daemonLog)")
             return
         }
         let error = try #require(JSONValue(jsonText: text)?.objectValue, "a JSON reply: \(text)")
@@ -89,7 +89,7 @@ struct MalformedMessageTests {
             return
         }
         #expect(JSONValue(jsonText: answer)?.objectValue?["error"] == nil, "\(answer)")
-        let listed = try fixture.widgetctl("list")
+        let listed = try world.widgetctl("list")
         #expect(listed.status == 0, "\(listed)")
     }
 }

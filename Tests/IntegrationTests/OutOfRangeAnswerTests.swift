@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// Numbers out of the supported range in a provider's answer, through the real daemon: the run fails as `invalid`
 /// naming the field, nothing of the answer is kept, and every query a local user may make still gets its reply.
@@ -36,24 +37,24 @@ struct OutOfRangeAnswerTests {
     @Test("the run fails as invalid naming the field; stack, timeline, list, budget and status still answer",
           arguments: cases)
     func outOfRangeAnswerIsRefused(_ bad: Case) throws {
-        let fixture = try DaemonFixture()
-        try fixture.write("#!/bin/sh\ncat > /dev/null\necho '\(bad.answer)'\n", to: "bad.sh", executable: true)
-        try fixture.write("exec = \"./bad.sh\"\ntimeout = 10\n\n[[widget]]\nkind = \"bad\"\n", to: "bad.toml")
-        try fixture.start()
-        let id = try fixture.add("bad")
-        let widget = try fixture.waitUntilIdle(id)
+        let world = try DaemonWorld()
+        try world.write("#!/bin/sh\ncat > /dev/null\necho '\(bad.answer)'\n", to: "bad.sh", executable: true)
+        try world.write("exec = \"./bad.sh\"\ntimeout = 10\n\n[[widget]]\nkind = \"bad\"\n", to: "bad.toml")
+        try world.start()
+        let id = try world.add("bad")
+        let widget = try world.waitUntilIdle(id)
         #expect(widget.lastOutcome == "invalid")
         #expect(widget.currentEntry == nil)
         let detail = try eventually("the run's failure line") {
-            fixture.daemonLog.split(separator: "\n").first { $0.contains("\(id):") && $0.contains("failed (invalid)") }
+            world.daemonLog.split(separator: "\n").first { $0.contains("\(id):") && $0.contains("failed (invalid)") }
         }
         #expect(detail.contains("entry 0") || bad.field == "after", "\(detail)")
         #expect(detail.contains(bad.field), "\(detail)")
         for arguments in [["stack"], ["stack", "--json"], ["timeline", id], ["timeline", id, "--json"], ["list"],
                           ["budget", id], ["status"]] {
-            let result = try fixture.startWidgetctl(arguments, as: .nobody).wait()
+            let result = try world.startWidgetctl(arguments, as: .nobody).wait()
             #expect(result.status == 0, "widgetctl \(arguments.joined(separator: " ")): \(result)")
         }
-        #expect(fixture.waitForDaemonExit(timeout: 0) == nil, "the daemon ended:\n\(fixture.daemonLog)")
+        #expect(world.waitForDaemonExit(timeout: 0) == nil, "the daemon ended:\n\(world.daemonLog)")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// The repository's Python SDK (python/widgetkit), found from this file's path.
 private let pythonDirectory = URL(fileURLWithPath: #filePath)
@@ -47,24 +48,24 @@ private let noteApp = #"""
 struct PythonSDKTests {
     @Test("an SDK app's write and reload reach an SDK provider's widget; a stranger's write is refused")
     func appAndProviderMeetThroughTheDaemon() throws {
-        let fixture = try DaemonFixture(config: "minimum-interval = 0\n")
-        try fixture.write(noteProvider, to: "note.py", executable: true)
-        try fixture.write("exec = \"./note.py\"\ngroup = \"notes\"\n\n[[widget]]\nkind = \"note\"\n", to: "note.toml")
+        let world = try DaemonWorld(config: "minimum-interval = 0\n")
+        try world.write(noteProvider, to: "note.py", executable: true)
+        try world.write("exec = \"./note.py\"\ngroup = \"notes\"\n\n[[widget]]\nkind = \"note\"\n", to: "note.toml")
         // The provider imports the SDK from its own directory, as an example in the repository does.
         try FileManager.default.createSymbolicLink(
-            atPath: fixture.providersDirectory.appendingPathComponent("widgetkit").path,
+            atPath: world.providersDirectory.appendingPathComponent("widgetkit").path,
             withDestinationPath: pythonDirectory + "/widgetkit")
-        try fixture.write(noteApp, to: "note-app.py")
-        let app = ["/usr/bin/python3", fixture.providersDirectory.appendingPathComponent("note-app.py").path]
+        try world.write(noteApp, to: "note-app.py")
+        let app = ["/usr/bin/python3", world.providersDirectory.appendingPathComponent("note-app.py").path]
         let environment = ["PYTHONPATH": pythonDirectory, "PYTHONDONTWRITEBYTECODE": "1"]
-        try fixture.start()
-        let id = try fixture.add("note")
-        let first = try fixture.waitUntilIdle(id)
-        #expect(first.lastOutcome == "success", "\(first)\n\(fixture.daemonLog)")
+        try world.start()
+        let id = try world.add("note")
+        let first = try world.waitUntilIdle(id)
+        #expect(first.lastOutcome == "success", "\(first)\n\(world.daemonLog)")
         #expect(first.currentEntry?.content == .object(
             ["note": .null, "reason": .string("initial"), "writtenAt": .null]))
 
-        let result = try fixture.run(app + ["hello"], environment: environment).wait()
+        let result = try world.run(app + ["hello"], environment: environment).wait()
         #expect(result.status == 0, "\(result)")
         let printed = try result.json().objectValue ?? [:]
         #expect(printed["decisions"] == .array([.array([.string(id), .string("ran")])]))
@@ -73,25 +74,25 @@ struct PythonSDKTests {
         #expect(printed["widgets"] == .array([.array([.string(id), .string("note"), .string("systemSmall"),
                                                       .object([:])])]))
         let shown = try eventually("the widget to show the note") { () -> [String: JSONValue]? in
-            let content = try fixture.summary(id).currentEntry?.content.objectValue
+            let content = try world.summary(id).currentEntry?.content.objectValue
             return content?["note"] == .string("hello") ? content : nil
         }
         #expect(shown["reason"] == .string("explicit"))
         let written = try #require(shown["writtenAt"]?.stringValue)
         #expect(written.hasSuffix("Z"), "an aware datetime written as RFC 3339: \(written)")
 
-        let refused = try fixture.run(app + ["intruder"], as: .nobody, environment: environment).wait()
+        let refused = try world.run(app + ["intruder"], as: .nobody, environment: environment).wait()
         #expect(refused.status == 1, "\(refused)")
         #expect(refused.standardError.hasPrefix("note-app: permission denied: uid 65534 is not among group notes's "
                                                 + "writers"), "\(refused)")
         #expect(refused.standardError.hasSuffix("(PermissionDenied)\n"), "\(refused)")
-        #expect(try fixture.summary(id).currentEntry?.content.objectValue?["note"] == .string("hello"))
+        #expect(try world.summary(id).currentEntry?.content.objectValue?["note"] == .string("hello"))
     }
 
     @Test("an SDK provider's refusal of a naive date fails the run, with the SDK's reason in the daemon's log")
     func providerFailureIsReported() throws {
-        let fixture = try DaemonFixture(config: "minimum-interval = 0\n")
-        try fixture.write(#"""
+        let world = try DaemonWorld(config: "minimum-interval = 0\n")
+        try world.write(#"""
             #!/usr/bin/python3
             from datetime import datetime
             from widgetkit import Entry, Timeline, TimelineProvider, main
@@ -103,15 +104,15 @@ struct PythonSDKTests {
 
             main(Naive())
             """#, to: "naive.py", executable: true)
-        try fixture.write("exec = \"./naive.py\"\n\n[[widget]]\nkind = \"naive\"\n", to: "naive.toml")
+        try world.write("exec = \"./naive.py\"\n\n[[widget]]\nkind = \"naive\"\n", to: "naive.toml")
         try FileManager.default.createSymbolicLink(
-            atPath: fixture.providersDirectory.appendingPathComponent("widgetkit").path,
+            atPath: world.providersDirectory.appendingPathComponent("widgetkit").path,
             withDestinationPath: pythonDirectory + "/widgetkit")
-        try fixture.start()
-        let id = try fixture.add("naive")
-        let widget = try fixture.waitUntilIdle(id)
+        try world.start()
+        let id = try world.add("naive")
+        let widget = try world.waitUntilIdle(id)
         #expect(widget.lastOutcome == "exit", "\(widget)")
         #expect(widget.currentEntry == nil)
-        #expect(fixture.daemonLog.contains("error: ValueError: entry date has no time zone"), "\(fixture.daemonLog)")
+        #expect(world.daemonLog.contains("error: ValueError: entry date has no time zone"), "\(world.daemonLog)")
     }
 }

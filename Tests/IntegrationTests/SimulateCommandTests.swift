@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetSchedulerTestKit
 
 /// `widget-scheduler simulate` reads its scenario as every other input is read: I-JSON, numbers in range, each
 /// refusal naming the field (exit 65, the data was bad).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetSchedulerTestKit
 
 /// A provider built on WidgetProviderKit leaves the service's journal quiet: its async code runs on the main thread,
 /// so libdispatch starts no pool thread and never asks for a nice value a provider may not take.

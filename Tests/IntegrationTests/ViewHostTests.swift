@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// `widgetctl show` and `widgetctl watch --format` against the real daemon: a kind's views loaded from its manifest,
 /// read through `Views`, drawn at each entry change, and (without date texts) no wake-up in between.
@@ -23,37 +24,37 @@ struct ViewHostTests {
             """#
     }
 
-    private static func fixture(kinds: [(name: String, ticking: Bool)], missing: Bool = false) throws
-        -> DaemonFixture
+    private static func world(kinds: [(name: String, ticking: Bool)], missing: Bool = false) throws
+        -> DaemonWorld
     {
-        let fixture = try DaemonFixture(config: #"developer-kinds = ["plain", "ticking"]"# + "\n")
+        let world = try DaemonWorld(config: #"developer-kinds = ["plain", "ticking"]"# + "\n")
         for kind in kinds {
-            try fixture.write(views(ticking: kind.ticking, missing: missing), to: "\(kind.name).views.json")
-            try fixture.addScriptedKind(kind.name, widget: """
+            try world.write(views(ticking: kind.ticking, missing: missing), to: "\(kind.name).views.json")
+            try world.addScriptedKind(kind.name, widget: """
                 families = ["systemSmall", "accessoryInline"]
                 views = "\(kind.name).views.json"
                 """)
         }
-        try fixture.start()
-        return fixture
+        try world.start()
+        return world
     }
 
     @Test("show draws the current entry in its family's box, its placeholder, and refuses a family without a view")
     func showDrawsTheWidget() throws {
-        let fixture = try Self.fixture(kinds: [("plain", false)])
-        let id = try fixture.add("plain")
-        try fixture.waitUntilIdle(id)
-        let box = try fixture.widgetctlSucceeding("show", id).standardOutput
+        let world = try Self.world(kinds: [("plain", false)])
+        let id = try world.add("plain")
+        try world.waitUntilIdle(id)
+        let box = try world.widgetctlSucceeding("show", id).standardOutput
         let lines = box.split(separator: "\n")
         #expect(lines.count == 12)
         #expect(lines.first?.hasPrefix("╭─ \(id) · plain ") == true)
         #expect(box.contains("count") && box.contains(" 0 "))
         #expect(!box.contains("\u{1B}"), "no color when the output is not a terminal")
-        let placeholder = try fixture.widgetctlSucceeding("show", id, "--placeholder").standardOutput
+        let placeholder = try world.widgetctlSucceeding("show", id, "--placeholder").standardOutput
         #expect(!placeholder.contains("count") && placeholder.contains("\u{2586}"))
-        let inline = try fixture.widgetctlSucceeding("show", id, "--family", "accessoryInline").standardOutput
+        let inline = try world.widgetctlSucceeding("show", id, "--family", "accessoryInline").standardOutput
         #expect(inline == "0\n")
-        let refused = try fixture.widgetctl("show", id, "--family", "systemLarge")
+        let refused = try world.widgetctl("show", id, "--family", "systemLarge")
         #expect(refused.status == 2)
         #expect(refused.standardError.contains("kind plain has no view for systemLarge (it has: systemSmall, "
             + "accessoryInline)"))
@@ -61,14 +62,14 @@ struct ViewHostTests {
 
     @Test("watch --format waybar prints a line per entry change and sleeps in between")
     func waybarLinesFollowEntryChangesWithoutWakingUp() throws {
-        let fixture = try Self.fixture(kinds: [("plain", false)])
-        let id = try fixture.add("plain")
-        try fixture.waitUntilIdle(id)
-        let watch = try fixture.streamWidgetctl(["watch", id, "--format", "waybar"])
+        let world = try Self.world(kinds: [("plain", false)])
+        let id = try world.add("plain")
+        try world.waitUntilIdle(id)
+        let watch = try world.streamWidgetctl(["watch", id, "--format", "waybar"])
         defer { watch.stop() }
         _ = try eventually("the first line") { watch.lines.first }
-        try fixture.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1, 2]), for: "plain")
-        _ = try fixture.widgetctlSucceeding("reload", id)
+        try world.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1, 2]), for: "plain")
+        _ = try world.widgetctlSucceeding("reload", id)
         let lines = try eventually("three entries' lines", timeout: 15) { () -> [String]? in
             let texts = watch.lines.map(\.text)
             return texts.count >= 3 && texts.last?.contains(#""text":"2""#) == true ? texts : nil
@@ -92,10 +93,10 @@ struct ViewHostTests {
 
     @Test("watch --format text prints a timer text again each second")
     func aTimerTextIsPrintedEachSecond() throws {
-        let fixture = try Self.fixture(kinds: [("ticking", true)])
-        let id = try fixture.add("ticking")
-        try fixture.waitUntilIdle(id)
-        let watch = try fixture.streamWidgetctl(["watch", id, "--format", "text"])
+        let world = try Self.world(kinds: [("ticking", true)])
+        let id = try world.add("ticking")
+        try world.waitUntilIdle(id)
+        let watch = try world.streamWidgetctl(["watch", id, "--format", "text"])
         defer { watch.stop() }
         let lines = try eventually("four lines", timeout: 15) { () -> [String]? in
             let texts = watch.lines.map(\.text)
@@ -114,15 +115,15 @@ struct ViewHostTests {
 
     @Test("watch --format i3blocks prints one JSON object a line for the persistent mode, a line per change")
     func i3blocksLinesFollowEntryChanges() throws {
-        let fixture = try Self.fixture(kinds: [("plain", false)])
-        let id = try fixture.add("plain")
-        try fixture.waitUntilIdle(id)
+        let world = try Self.world(kinds: [("plain", false)])
+        let id = try world.add("plain")
+        try world.waitUntilIdle(id)
         // The widget's own family, whose background gives the block its color.
-        let watch = try fixture.streamWidgetctl(["watch", id, "--format", "i3blocks", "--family", "systemSmall"])
+        let watch = try world.streamWidgetctl(["watch", id, "--format", "i3blocks", "--family", "systemSmall"])
         defer { watch.stop() }
         _ = try eventually("the first line") { watch.lines.first }
-        try fixture.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1, 2]), for: "plain")
-        _ = try fixture.widgetctlSucceeding("reload", id)
+        try world.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1, 2]), for: "plain")
+        _ = try world.widgetctlSucceeding("reload", id)
         let lines = try eventually("three entries' lines", timeout: 15) { () -> [String]? in
             let texts = watch.lines.map(\.text)
             return texts.count >= 3 && texts.last?.contains(#""full_text":"count · 2""#) == true ? texts : nil
@@ -144,10 +145,10 @@ struct ViewHostTests {
 
     @Test("show --watch redraws at each change and names a field it cannot draw once, not at each frame")
     func showWatchRedrawsAndReportsAProblemOnce() throws {
-        let fixture = try Self.fixture(kinds: [("ticking", true)], missing: true)
-        let id = try fixture.add("ticking")
-        try fixture.waitUntilIdle(id)
-        let watch = try fixture.streamWidgetctl(["show", id, "--watch"])
+        let world = try Self.world(kinds: [("ticking", true)], missing: true)
+        let id = try world.add("ticking")
+        try world.waitUntilIdle(id)
+        let watch = try world.streamWidgetctl(["show", id, "--watch"])
         defer { watch.stop() }
         // In a pipe each frame follows the last; the timer redraws it each second.
         func frames() -> [String] {
@@ -157,8 +158,8 @@ struct ViewHostTests {
         _ = try eventually("three frames", timeout: 15) { frames().count >= 3 ? true : nil }
         #expect(frames().allSatisfy { $0.contains(" 0 ") && $0.contains("count") })
         // A new timeline whose second entry ({"n": 1}) comes a second later: the same field is still missing.
-        try fixture.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1]), for: "ticking")
-        _ = try fixture.widgetctlSucceeding("reload", id)
+        try world.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: [0, 1]), for: "ticking")
+        _ = try world.widgetctlSucceeding("reload", id)
         _ = try eventually("a frame of the second entry", timeout: 15) {
             frames().last?.contains(" 1 ") == true ? true : nil
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// `widgetctl watch --json` on a timeline with entries one second apart: each entry change arrives at its date. The
 /// daemon and the watch client run under SCHED_FIFO, as a host showing widgets would, so that the other tests
@@ -10,32 +11,32 @@ struct WatchTests {
     static let entryCount = 4
 
     /// How late an entry change may arrive: 50 ms with the daemon and the client under SCHED_FIFO, else 1 s.
-    static func latenessBound(_ fixture: DaemonFixture, _ watch: StreamingCommand) -> Double {
-        fixture.latenessBound(0.050, else: 1, refusals: watch.realTimeRefusals, in: "WatchTests")
+    static func latenessBound(_ world: DaemonWorld, _ watch: StreamingCommand) -> Double {
+        world.latenessBound(0.050, else: 1, refusals: watch.realTimeRefusals, in: "WatchTests")
     }
 
     @Test("entry changes reach `widgetctl watch --json` within 50 ms of their dates")
     func entryChangesArriveWithinFiftyMilliseconds() throws {
         // A developer kind: explicit reloads run at once, so probing the stream costs no waiting.
-        let fixture = try DaemonFixture(config: #"developer-kinds = ["ticker"]"# + "\n", realTime: true)
-        try fixture.addScriptedKind("ticker")
-        try fixture.start()
-        let id = try fixture.add("ticker")
-        try fixture.waitUntilIdle(id)
+        let world = try DaemonWorld(config: #"developer-kinds = ["ticker"]"# + "\n", realTime: true)
+        try world.addScriptedKind("ticker")
+        try world.start()
+        let id = try world.add("ticker")
+        try world.waitUntilIdle(id)
 
-        let watch = try fixture.streamWidgetctl(["watch", id, "--json"])
+        let watch = try world.streamWidgetctl(["watch", id, "--json"])
         // The stream only carries what happens after it is open: reload until the first event shows it is.
         _ = try eventually("the watch stream to carry events", timeout: 10, interval: 0.2) { () -> Bool? in
             if !watch.lines.isEmpty { return true }
-            _ = try fixture.widgetctlSucceeding("reload", id)
+            _ = try world.widgetctlSucceeding("reload", id)
             return nil
         }
-        try fixture.waitUntilIdle(id)
+        try world.waitUntilIdle(id)
 
         let offsets = (1...Self.entryCount).map(Double.init)
-        try fixture.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: offsets), for: "ticker")
+        try world.setBehaviour(ScriptedProvider.Behaviour(entryOffsets: offsets), for: "ticker")
         let asked = Date()
-        let reply = try fixture.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
+        let reply = try world.widgetctlSucceeding("reload", id, "--json").decoded(ReloadMethod.Reply.self)
         #expect(reply.decisions.map(\.decision) == [.ran])
 
         let decoder = VarlinkCoding.makeDecoder()
@@ -56,7 +57,7 @@ struct WatchTests {
         let sorted = lateness.sorted()
         print("watch lateness (ms): " + lateness.map { String(format: "%.1f", $0 * 1_000) }.joined(separator: " ")
             + String(format: "; p50 %.1f, max %.1f", sorted[sorted.count / 2] * 1_000, (sorted.last ?? 0) * 1_000))
-        let bound = Self.latenessBound(fixture, watch)
+        let bound = Self.latenessBound(world, watch)
         for value in lateness {
             #expect(value >= -0.001, "an entry change is never announced before its date: \(value) s")
             #expect(value <= bound, "an entry change arrives within \(bound) s of its date: \(value) s late")
@@ -70,23 +71,23 @@ struct WatchTests {
     @Test("after a kill -9 and a restart, the saved timeline's entry changes still arrive at their dates")
     func entryChangesAfterRestart() throws {
         // A second, developer kind gives events to probe the stream with, leaving the ticker's timeline alone.
-        let fixture = try DaemonFixture(config: #"developer-kinds = ["probe"]"# + "\n", realTime: true)
-        try fixture.addScriptedKind("ticker", behaviour: ScriptedProvider.Behaviour(entryOffsets: [0, 2, 3]))
-        try fixture.addScriptedKind("probe")
-        try fixture.start()
-        let ticker = try fixture.add("ticker")
-        let probe = try fixture.add("probe")
-        let saved = try fixture.waitUntilIdle(ticker)
-        try fixture.waitUntilIdle(probe)
+        let world = try DaemonWorld(config: #"developer-kinds = ["probe"]"# + "\n", realTime: true)
+        try world.addScriptedKind("ticker", behaviour: ScriptedProvider.Behaviour(entryOffsets: [0, 2, 3]))
+        try world.addScriptedKind("probe")
+        try world.start()
+        let ticker = try world.add("ticker")
+        let probe = try world.add("probe")
+        let saved = try world.waitUntilIdle(ticker)
+        try world.waitUntilIdle(probe)
         // The kill must not take the timeline: a restart would run the provider again, with a later start.
-        try fixture.waitUntilStateWritten()
-        fixture.stopDaemon()
-        try fixture.start()
+        try world.waitUntilStateWritten()
+        world.stopDaemon()
+        try world.start()
 
-        let watch = try fixture.streamWidgetctl(["watch", "--json"])
+        let watch = try world.streamWidgetctl(["watch", "--json"])
         _ = try eventually("the watch stream to carry events", timeout: 10, interval: 0.1) { () -> Bool? in
             if !watch.lines.isEmpty { return true }
-            _ = try fixture.widgetctlSucceeding("reload", probe)
+            _ = try world.widgetctlSucceeding("reload", probe)
             return nil
         }
         let decoder = VarlinkCoding.makeDecoder()
@@ -100,11 +101,11 @@ struct WatchTests {
         let start = try #require(saved.currentEntry?.date)
         let offsets = changes.map { $0.0.date.timeIntervalSince(start) }
         #expect(offsets.count == 2 && abs(offsets[0] - 2) < 0.001 && abs(offsets[1] - 3) < 0.001, "\(offsets)")
-        let bound = Self.latenessBound(fixture, watch)
+        let bound = Self.latenessBound(world, watch)
         for (event, readAt) in changes {
             let lateness = readAt.timeIntervalSince(event.date)
             #expect(lateness >= -0.001 && lateness <= bound, "\(event.date): \(lateness) s late")
         }
-        #expect(try fixture.summary(ticker).currentEntry?.content.objectValue?["n"] == .integer(2))
+        #expect(try world.summary(ticker).currentEntry?.content.objectValue?["n"] == .integer(2))
     }
 }

@@ -163,7 +163,7 @@ struct AnswerNumbersPropertyTests {
         case .error(let error):
             throw error
         case .pending:
-            throw ReliabilityFailure("a query answered later")
+            throw TestFailure("a query answered later")
         }
         return try VarlinkCoding.makeDecoder().decode(Reply.self, from: Data(parameters))
     }

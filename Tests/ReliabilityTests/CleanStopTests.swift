@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WidgetProtocol
 import WidgetSchedulerRuntime
+import WidgetSchedulerTestKit
 
 /// A clean stop (SIGTERM) leaves the whole state in `state.sqlite`: issue 29 §5 found a 4 KB database beside a 296 KB
 /// WAL after one, so that a WAL damaged or lost while the daemon was stopped took every widget with it.
@@ -15,11 +16,11 @@ struct CleanStopTests {
         """
 
     @Test func aCleanStopLeavesTheWholeStateInTheDatabaseFileAndTheWALEmpty() throws {
-        let world = try ReliabilityWorld(config: "")
+        let world = try DaemonWorld(config: "")
         try world.addKind("note", script: Self.provider)
         try world.start()
-        let ids = try (0..<20).map { _ in try world.add("note") }
-        world.kill(signal: SIGTERM)
+        let ids = try (0..<20).map { _ in try world.connect().add("note") }
+        world.signal(SIGTERM)
         _ = try eventually("the daemon's exit") { () -> Bool? in world.isRunning ? nil : true }
 
         let wal = world.stateDirectory.appendingPathComponent(StateStore.fileName + "-wal").path

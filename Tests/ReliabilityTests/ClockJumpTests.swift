@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// R5: the wall clock moved +1 day, −1 day, and a suspend/resume, through the daemon's test-only clock offset
 /// (`WIDGET_SCHEDULER_TEST_FAULTS=1`, SIGUSR2 reads `<runtime-dir>/test-clock-offset`). The machine's clock is never
@@ -25,7 +26,7 @@ struct ClockJumpTests {
         print(json.dumps({"entries": [{"date": stamp(now), "content": {}}], "policy": {"after": stamp(later)}}))
         """
 
-    static func runs(_ world: ReliabilityWorld) -> [(widget: String, reason: String)] {
+    static func runs(_ world: DaemonWorld) -> [(widget: String, reason: String)] {
         let url = world.providersDirectory.appendingPathComponent("runs.log")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
@@ -35,19 +36,21 @@ struct ClockJumpTests {
     }
 
     /// Waits until the provider has logged `count` runs, then a quiet second and a half, and returns the runs.
-    static func settle(_ world: ReliabilityWorld, atLeast count: Int) throws -> [(widget: String, reason: String)] {
-        _ = try eventually("\(count) runs; log:\n\(world.log.suffix(2000))") { runs(world).count >= count ? true : nil }
+    static func settle(_ world: DaemonWorld, atLeast count: Int) throws -> [(widget: String, reason: String)] {
+        _ = try eventually("\(count) runs; log:\n\(world.daemonLog.suffix(2000))") {
+            runs(world).count >= count ? true : nil
+        }
         Thread.sleep(forTimeInterval: 1.5)
         return runs(world)
     }
 
-    static func tokens(_ world: ReliabilityWorld) throws -> [String: Double] {
-        Dictionary(uniqueKeysWithValues: try world.list().map { ($0.id, $0.tokens) })
+    static func tokens(_ world: DaemonWorld) throws -> [String: Double] {
+        Dictionary(uniqueKeysWithValues: try world.connect().list().map { ($0.id, $0.tokens) })
     }
 
     @Test("jumps and a suspend recompute the schedule, mint no budget and cause no storm")
     func wallClockJumpsAreHandled() throws {
-        let world = try ReliabilityWorld(config: """
+        let world = try DaemonWorld(config: """
             minimum-interval = 0
             daily-budget = 24
             burst-budget = 10
@@ -56,11 +59,11 @@ struct ClockJumpTests {
             """)
         try world.addKind("clock", script: Self.provider)
         try world.start()
-        for _ in 0..<Self.widgetCount { _ = try world.add("clock") }
+        for _ in 0..<Self.widgetCount { _ = try world.connect().add("clock") }
         var seen = try Self.settle(world, atLeast: Self.widgetCount).count
         // Spend some budget first (explicit runs), so that minted tokens would show below the cap.
         for round in 1...3 {
-            _ = try world.connect().call(Method.reload, ["kind": .string("clock")])
+            _ = try world.connect().call(.reload, ["kind": .string("clock")])
             seen = try Self.settle(world, atLeast: Self.widgetCount * (round + 1)).count
         }
         var report: [String] = []
@@ -73,10 +76,10 @@ struct ClockJumpTests {
         for jump in jumps {
             let before = bootSeconds()
             if jump.suspend {
-                world.kill(signal: SIGSTOP)
+                world.signal(SIGSTOP)
                 Thread.sleep(forTimeInterval: 3)
                 try world.setWallClockOffset(jump.offset)
-                world.kill(signal: SIGCONT)
+                world.signal(SIGCONT)
             } else {
                 try world.setWallClockOffset(jump.offset)
             }
@@ -100,7 +103,7 @@ struct ClockJumpTests {
             #expect(minted.isEmpty, "\(jump.name): budget minted: \(minted.prefix(3))")
             // Recomputed: every widget's next reload is its policy date, one hour after its last run's `now`.
             let wallNow = Date().addingTimeInterval(jump.offset)
-            let summaries = try world.list()
+            let summaries = try world.connect().list()
             for summary in summaries {
                 let lead = summary.nextReload.map { $0.timeIntervalSince(wallNow) } ?? -1
                 let expected = jump.runsPerWidget == 0 ? 3_600.0 + 86_400 : 3_600

@@ -34,7 +34,7 @@ struct ConcurrentReloadTests {
         var widget: String
     }
 
-    static func events(_ world: ReliabilityWorld) -> [RunEvent] {
+    static func events(_ world: DaemonWorld) -> [RunEvent] {
         let url = world.providersDirectory.appendingPathComponent("runs.log")
         let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
@@ -52,7 +52,7 @@ struct ConcurrentReloadTests {
             limit.rlim_cur = min(limit.rlim_max, 4_096)
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-        let world = try ReliabilityWorld(config: """
+        let world = try DaemonWorld(config: """
             developer-kinds = ["burst"]
             max-concurrent-runs = \(Self.slots)
             coalesce-window = 0
@@ -60,7 +60,7 @@ struct ConcurrentReloadTests {
         try world.addKind("burst", script: Self.provider, timeout: 120)
         // Notice level: 1 000 replies of 50 decisions would otherwise write 50 000 info lines.
         try world.start(logLevel: "notice")
-        for _ in 0..<Self.widgetCount { _ = try world.add("burst") }
+        for _ in 0..<Self.widgetCount { _ = try world.connect().add("burst") }
         _ = try eventually("the initial runs to end") { () -> Bool? in
             Self.events(world).filter { !$0.isStart }.count == Self.widgetCount ? true : nil
         }
@@ -74,7 +74,7 @@ struct ConcurrentReloadTests {
         let senders = 8
         DispatchQueue.concurrentPerform(iterations: senders) { sender in
             for index in stride(from: sender, to: Self.requests, by: senders) {
-                connections[index].send(method: Method.reload, parameters: ["kind": .string("burst")])
+                connections[index].send(method: .reload, parameters: ["kind": .string("burst")])
             }
             for index in stride(from: sender, to: Self.requests, by: senders) {
                 let reply = connections[index].receive(timeout: 30)

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// R7 (issue 29 §2 and §3): a provider is a guest. Through the real daemon, run as root here, so that its providers
 /// share its uid as under the unit: a provider cannot steer the daemon through its socket, cannot signal it, leaves
@@ -17,11 +18,11 @@ struct ContainmentTests {
     }
 
     /// Waits for the widget's run to succeed and returns its current entry's content.
-    static func content(of id: String, in world: ReliabilityWorld) throws -> [String: JSONValue] {
-        try eventually("\(id)'s run; log:\n\(world.log.suffix(3000))") { () -> [String: JSONValue]? in
-            guard let widget = try world.list().first(where: { $0.id == id }) else { return nil }
+    static func content(of id: String, in world: DaemonWorld) throws -> [String: JSONValue] {
+        try eventually("\(id)'s run; log:\n\(world.daemonLog.suffix(3000))") { () -> [String: JSONValue]? in
+            guard let widget = try world.connect().list().first(where: { $0.id == id }) else { return nil }
             if let outcome = widget.lastOutcome, outcome != "success" {
-                throw ReliabilityFailure("\(id) failed (\(outcome)); log:\n\(world.log.suffix(3000))")
+                throw TestFailure("\(id) failed (\(outcome)); log:\n\(world.daemonLog.suffix(3000))")
             }
             guard widget.lastOutcome == "success" else { return nil }
             return widget.currentEntry?.content.objectValue
@@ -36,15 +37,15 @@ struct ContainmentTests {
     }
 
     /// How long a `Status` call of another client (root, the test) takes, in milliseconds; throws if it fails.
-    static func statusMilliseconds(_ world: ReliabilityWorld) throws -> Double {
+    static func statusMilliseconds(_ world: DaemonWorld) throws -> Double {
         let start = Date()
-        _ = try world.connect().call(Method.status, timeout: 10)
+        _ = try world.connect().call(.status, timeout: 10)
         return Date().timeIntervalSince(start) * 1000
     }
 
     /// The checks every R7 test ends with: the daemon is the one started, answers others within 2 s, and stays
     /// within 200 MiB. Returns the Status latency and the RSS for the report.
-    static func daemonIsWell(_ world: ReliabilityWorld, pid: pid_t) throws -> (statusMs: Double, rssMiB: Double) {
+    static func daemonIsWell(_ world: DaemonWorld, pid: pid_t) throws -> (statusMs: Double, rssMiB: Double) {
         #expect(world.isRunning && world.daemonPID == pid, "the daemon is up, and the same process")
         let latency = try statusMilliseconds(world)
         #expect(latency < 2000, "Status answered in \(latency) ms")
@@ -57,8 +58,8 @@ struct ContainmentTests {
 
     @Test("a provider's calls on the control socket are refused, whatever its uid")
     func aProviderCannotSteerTheDaemon() throws {
-        let world = try ReliabilityWorld(config: "minimum-interval = 0\n")
-        let widgetctl = try DaemonExecutables.path("widgetctl")
+        let world = try DaemonWorld(config: "minimum-interval = 0\n")
+        let widgetctl = try BuiltProducts.executable("widgetctl")
         let call = "WIDGET_SCHEDULER_SOCKET=\(world.socketPath) \(widgetctl)"
         try world.addKind("victim", script: "#!/bin/sh\n" + Self.answer(""))
         // Each call's exit status, and whether its error names the refusal of a provider's process.
@@ -78,18 +79,18 @@ struct ContainmentTests {
             """, timeout: 20)
         try world.start()
         let pid = world.daemonPID
-        let victim = try world.add("victim")
+        let victim = try world.connect().add("victim")
         _ = try Self.content(of: victim, in: world)
-        try world.writeProvider(victim, to: "victim.id")
-        let runsBefore = try #require(try world.list().first { $0.id == victim }?.lastReload)
-        let steer = try world.add("steer")
+        try world.write(victim, to: "victim.id")
+        let runsBefore = try #require(try world.connect().list().first { $0.id == victim }?.lastReload)
+        let steer = try world.connect().add("steer")
         let report = try Self.content(of: steer, in: world)
         let calls = ["dataSet", "remove", "reloadAllForeground", "reloadKind", "list"]
         for name in calls {
             #expect(report[name] == .string("refused"), "\(name): \(report)")
         }
         #expect(report["uid"] == .string(String(getuid())), "the provider ran with the daemon's uid")
-        let widgets = try world.list()
+        let widgets = try world.connect().list()
         #expect(Set(widgets.map(\.id)) == [victim, steer], "nothing removed")
         #expect(widgets.first { $0.id == victim }?.lastReload == runsBefore, "the victim was not run again")
         let refusals = world.logLines.filter { $0.messageID == .requestRefused }
@@ -139,11 +140,12 @@ struct ContainmentTests {
 
     @Test("a provider cannot signal the daemon", arguments: ["landlock", "seccomp"])
     func aProviderCannotSignalTheDaemon(guardedBy guardName: String) throws {
-        let world = try ReliabilityWorld(config: "")
+        let world = try DaemonWorld(config: "")
         try world.addKind("killer", script: Self.killer, timeout: 20)
         try world.start(extraEnvironment: guardName == "seccomp" ? ["WIDGET_SCHEDULER_TEST_SECCOMP": "signals"] : [:])
         let pid = world.daemonPID
-        let guardLine = String(world.log.split(separator: "\n").first { $0.contains("providers may write only") } ?? "")
+        let guardLine = String(
+            world.daemonLog.split(separator: "\n").first { $0.contains("providers may write only") } ?? "")
         if guardName == "landlock", !guardLine.contains("scoped to each run by Landlock") {
             print("R7: signals (landlock): this kernel's Landlock cannot scope signals (ABI < 6); not run")
             return
@@ -151,7 +153,7 @@ struct ContainmentTests {
         let expectedGuard = guardName == "seccomp" ? "signals confined to each provider's process group by a seccomp"
             : "signals and abstract sockets scoped to each run by Landlock"
         #expect(guardLine.contains(expectedGuard), "\(guardLine)")
-        let killer = try world.add("killer")
+        let killer = try world.connect().add("killer")
         let report = try Self.content(of: killer, in: world)
         let attempts = report.filter { $0.key != "threads" }
         #expect(attempts.count >= 5, "\(report)")
@@ -247,24 +249,24 @@ struct ContainmentTests {
         defer { if let cgroup { Self.removeScratchCgroup(cgroup) } }
         // In developer mode: no floor or budget, so the widget runs again as soon as its run ends, as in the loop
         // a provider could once start through the socket.
-        let world = try ReliabilityWorld(config: "developer-kinds = [\"escape\"]\nminimum-interval = 0\n")
+        let world = try DaemonWorld(config: "developer-kinds = [\"escape\"]\nminimum-interval = 0\n")
         try world.addKind("escape", script: Self.escaper, timeout: 20)
         try world.start(extraEnvironment: cgroup.map { ["WIDGET_SCHEDULER_TEST_CGROUP": $0] } ?? [:])
         let pid = world.daemonPID
-        let escape = try world.add("escape")
+        let escape = try world.connect().add("escape")
         var seen: Set<Int32> = []
         var lingering: [Int32] = []
         let started = Date()
         // For 3 s, every run's escapees: each must be gone within its next run (the runs follow each other at once).
         while Date().timeIntervalSince(started) < 3 {
-            if let text = try world.list().first(where: { $0.id == escape })?.currentEntry?.content
+            if let text = try world.connect().list().first(where: { $0.id == escape })?.currentEntry?.content
                 .objectValue?["pids"]?.stringValue {
                 seen.formUnion(text.split(separator: " ").compactMap { Int32($0) })
             }
             Thread.sleep(forTimeInterval: 0.05)
         }
         let runs = world.logLines.filter { $0.messageID == .runFinished && $0.widget == escape }.count
-        try world.connect().call(Method.named("Remove"), ["id": .string(escape)])
+        try world.connect().call(.remove, ["id": .string(escape)])
         _ = try? eventually("every escapee gone", timeout: 10) { () -> Bool? in
             lingering = seen.filter { !Self.hasEnded($0) }
             return lingering.isEmpty ? true : nil
@@ -319,12 +321,12 @@ struct ContainmentTests {
 
     @Test("the memory cap of a whole run: capped where a memory cgroup exists, and said to be per process elsewhere")
     func theMemoryOfAWholeRun() throws {
-        let world = try ReliabilityWorld(config: "")
+        let world = try DaemonWorld(config: "")
         try world.addKind("hog", script: Self.hog, timeout: 30, memoryMax: "64M")
         try world.start()
         let pid = world.daemonPID
-        let hog = try world.add("hog")
-        let line = try eventually("the hog's run line; log:\n\(world.log.suffix(3000))", timeout: 60) {
+        let hog = try world.connect().add("hog")
+        let line = try eventually("the hog's run line; log:\n\(world.daemonLog.suffix(3000))", timeout: 60) {
             () -> DaemonLogLine? in
             world.logLines.first { ($0.messageID == .runFinished || $0.messageID == .runFailed) && $0.widget == hog }
         }
@@ -349,7 +351,7 @@ struct ContainmentTests {
 
     @Test("a widget whose run is in flight at three daemon deaths in a row is quarantined at the next start")
     func runsInFlightAtDaemonDeathsQuarantineTheirWidget() throws {
-        let world = try ReliabilityWorld(config: "minimum-interval = 0\n")
+        let world = try DaemonWorld(config: "minimum-interval = 0\n")
         let marker = world.root.appendingPathComponent("doomed.pid").path
         // Says it runs, then hangs: whatever the daemon is doing when it dies, this run is in flight.
         try world.addKind("doomed", script: """
@@ -359,23 +361,23 @@ struct ContainmentTests {
             """, timeout: 120)
         try world.addKind("innocent", script: "#!/bin/sh\n" + Self.answer(""))
         try world.start()
-        let doomed = try world.add("doomed")
-        let innocent = try world.add("innocent")
+        let doomed = try world.connect().add("doomed")
+        let innocent = try world.connect().add("innocent")
         _ = try Self.content(of: innocent, in: world)
         var starts: [Double] = []
         var previous: String?
         for death in 1...3 {
             // The run of this life is in flight: a new pid in the marker.
-            previous = try eventually("doomed's run \(death); log:\n\(world.log.suffix(2000))") { () -> String? in
+            previous = try eventually("doomed's run \(death); log:\n\(world.daemonLog.suffix(2000))") { () -> String? in
                 let now = try? String(contentsOfFile: marker, encoding: .utf8)
                 return now != nil && now != previous ? now : nil
             }
             // The innocent's run of this life (it runs again after a death that interrupted it) has ended, and with
             // it the only run in flight at this death is the doomed one's.
-            try eventually("innocent's run \(death); log:\n\(world.log.suffix(2000))") { () -> Bool? in
-                try world.list().first { $0.id == innocent }?.lastOutcome == "success" ? true : nil
+            try eventually("innocent's run \(death); log:\n\(world.daemonLog.suffix(2000))") { () -> Bool? in
+                try world.connect().list().first { $0.id == innocent }?.lastOutcome == "success" ? true : nil
             }
-            world.kill(signal: SIGKILL)
+            world.stopDaemon()
             if let leftover = (try? String(contentsOfFile: marker, encoding: .utf8)).flatMap({
                 Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
             }) {
@@ -391,7 +393,7 @@ struct ContainmentTests {
         }
         #expect(quarantine.fields["FAILURE_REASON"] == "daemon-died", "\(quarantine)")
         #expect(quarantine.message.contains("in flight at each of the daemon's last 3 deaths"), "\(quarantine)")
-        let widgets = try world.list()
+        let widgets = try world.connect().list()
         let summary = try #require(widgets.first { $0.id == doomed })
         #expect(summary.state == "quarantined" && summary.lastOutcome == "daemon-died", "\(summary)")
         #expect(widgets.first { $0.id == innocent }?.state != "quarantined")

@@ -43,7 +43,7 @@ struct CrashRestartTests {
 
     @Test("after every kill: no widget or configuration lost, integrity ok, no token refunded, floor kept")
     func killNineAtRandomInstants() throws {
-        let world = try ReliabilityWorld(config: """
+        let world = try DaemonWorld(config: """
             minimum-interval = \(Self.floor)
             daily-budget = \(Self.dailyBudget)
             burst-budget = \(Int(Self.burstBudget))
@@ -59,11 +59,11 @@ struct CrashRestartTests {
         var expected: [String: [String: JSONValue]] = [:]
         for number in 0..<Self.widgetCount {
             let configuration: [String: JSONValue] = ["n": .integer(Int64(number))]
-            expected[try world.add("crash", parameters: configuration)] = configuration
+            expected[try world.connect().add("crash", parameters: configuration)] = configuration
         }
         let seed = SeededGenerator.seed()
         var random = SeededGenerator(seed: seed)
-        var tokens = try Self.tokens(world.list(), expected: expected)
+        var tokens = try Self.tokens(world.connect().list(), expected: expected)
         var observedAt = bootSeconds()
         let fullAt = observedAt
         let runsLog = world.providersDirectory.appendingPathComponent("runs.log")
@@ -74,7 +74,7 @@ struct CrashRestartTests {
         let started = Date()
         for round in 1...Self.kills {
             Thread.sleep(forTimeInterval: Double.random(in: 0...0.25, using: &random))
-            world.kill(signal: SIGKILL)
+            world.stopDaemon()
             let store = try StateStore(directory: world.stateDirectory)
             let integrity = try store.integrityCheck()
             try store.close()
@@ -84,7 +84,7 @@ struct CrashRestartTests {
             restartSeconds.append(bootSeconds() - restart)
             // Stamps first: every start counted here happened before the List below, so its spend shows there.
             let started = try Self.starts(in: runsLog)
-            let summaries = try world.list()
+            let summaries = try world.connect().list()
             let now = bootSeconds()
             let current: [String: Double]
             do {
@@ -105,7 +105,7 @@ struct CrashRestartTests {
             // initial.
             let refillSinceFull = (now - fullAt) * Self.dailyBudget / 86_400
             // Only those lines parsed: the whole log grows by thousands of lines a round.
-            let resumed = world.log.split(separator: "\n")
+            let resumed = world.daemonLog.split(separator: "\n")
                 .filter { $0.contains(DaemonLogLine.MessageID.interruptedRunResumed.rawValue) }
                 .compactMap(DaemonLogLine.init)
             for (id, value) in current {
@@ -121,7 +121,7 @@ struct CrashRestartTests {
             observedAt = now
         }
         let elapsed = Date().timeIntervalSince(started)
-        world.kill(signal: SIGKILL)
+        world.stopDaemon()
         Thread.sleep(forTimeInterval: 0.2)
 
         let violations = try Self.floorViolations(world.providersDirectory.appendingPathComponent("runs.log"))
@@ -143,12 +143,12 @@ struct CrashRestartTests {
     {
         let byID = Dictionary(summaries.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for (id, configuration) in expected {
-            guard let summary = byID[id] else { throw ReliabilityFailure("\(id) is missing") }
+            guard let summary = byID[id] else { throw TestFailure("\(id) is missing") }
             guard summary.configuration == configuration else {
-                throw ReliabilityFailure("\(id) has configuration \(summary.configuration), not \(configuration)")
+                throw TestFailure("\(id) has configuration \(summary.configuration), not \(configuration)")
             }
         }
-        guard byID.count == expected.count else { throw ReliabilityFailure("\(byID.count) widgets listed") }
+        guard byID.count == expected.count else { throw TestFailure("\(byID.count) widgets listed") }
         return byID.mapValues(\.tokens)
     }
 

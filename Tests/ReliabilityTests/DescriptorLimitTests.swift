@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// The daemon raises its own soft limit on open descriptors for its clients; its providers must start with the limit
 /// the daemon was given, as systemd's services do, not the raised one.
@@ -13,7 +14,7 @@ struct DescriptorLimitTests {
         // systemd's default soft limit for services; the hard one stays (raising it needs CAP_SYS_RESOURCE).
         let started: UInt64 = 1_024
         try #require(UInt64(limit.rlim_max) > started, "the hard limit leaves the daemon no room to raise its own")
-        let world = try ReliabilityWorld(config: "")
+        let world = try DaemonWorld(config: "")
         // The limit is set the moment the spawn returns, after the provider's exec: it looks for up to 2 s for the
         // one it should get, then tells what it has.
         try world.addKind("limits", script: """
@@ -24,8 +25,10 @@ struct DescriptorLimitTests {
             printf "{\\"entries\\":[$entry],\\"policy\\":\\"never\\"}\\n" "$(ulimit -n)" "$(ulimit -Hn)"
             """)
         try world.start(prefix: ["prlimit", "--nofile=\(started):\(limit.rlim_max)", "--"])
-        _ = try world.add("limits")
-        let content = try eventually("the provider's first entry") { try world.list().first?.currentEntry?.content }
+        _ = try world.connect().add("limits")
+        let content = try eventually("the provider's first entry") {
+            try world.connect().list().first?.currentEntry?.content
+        }
         let daemonSoft = try Self.softDescriptorLimit(of: world.daemonPID)
         #expect(daemonSoft > started, "the daemon raised its own soft limit")
         #expect(content == .object(["soft": .string(String(started)), "hard": .string(String(limit.rlim_max))]))
@@ -36,7 +39,7 @@ struct DescriptorLimitTests {
         let text = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Max open files") }),
               let soft = line.dropFirst("Max open files".count).split(separator: " ").first.flatMap({ UInt64($0) })
-        else { throw ReliabilityFailure("no soft descriptor limit in /proc/\(pid)/limits") }
+        else { throw TestFailure("no soft descriptor limit in /proc/\(pid)/limits") }
         return soft
     }
 }

@@ -17,15 +17,15 @@ struct HostileLocalUserTests {
     static let accomplice: UInt32 = 65_533
 
     /// A world with one widget of a quiet kind, started, and the widget's id.
-    static func world(config: String) throws -> (ReliabilityWorld, String) {
-        let world = try ReliabilityWorld(config: config)
+    static func world(config: String) throws -> (DaemonWorld, String) {
+        let world = try DaemonWorld(config: config)
         try world.addKind("calm", script: """
             #!/bin/sh
             echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{"calm":true}}],"policy":"never"}'
             """)
         try world.start(logLevel: "info")
-        let id = try world.add("calm")
-        _ = try eventually("the calm widget's first entry") { try world.list().first?.currentEntry }
+        let id = try world.connect().add("calm")
+        _ = try eventually("the calm widget's first entry") { try world.connect().list().first?.currentEntry }
         return (world, id)
     }
 
@@ -34,7 +34,7 @@ struct HostileLocalUserTests {
     static func rootStatus(_ path: String) -> Double? {
         let start = bootSeconds()
         guard let connection = try? RawVarlinkConnection(path: path),
-              (try? connection.call(Method.status, timeout: 30)) != nil
+              (try? connection.call(.status, timeout: 30)) != nil
         else { return nil }
         return bootSeconds() - start
     }
@@ -61,7 +61,7 @@ struct HostileLocalUserTests {
         private let done = Locked(false)
         private let thread: Thread
 
-        init(_ world: ReliabilityWorld) {
+        init(_ world: DaemonWorld) {
             let latencies = self.latencies
             let done = self.done
             let path = world.socketPath
@@ -112,9 +112,9 @@ struct HostileLocalUserTests {
         #expect(secondReady["refused"] == .object(["TooManyConnections (reserve)": .integer(16)]), "\(secondReady)")
 
         // A third user's widgetctl hears why.
-        let refused = try ReliabilityWorld.run(
+        let refused = try ChildProcess.run(
             ["/usr/bin/setpriv", "--reuid=65532", "--regid=65532", "--clear-groups",
-             try DaemonExecutables.path("widgetctl"), "status"],
+             try BuiltProducts.executable("widgetctl"), "status"],
             environment: ["WIDGET_SCHEDULER_SOCKET": world.socketPath, "PATH": "/usr/bin:/bin", "NO_COLOR": "1"])
         #expect(refused.status != 0)
         #expect(refused.output.contains("refused: the daemon already serves 68 connections; the 32 left are kept for "
@@ -122,7 +122,7 @@ struct HostileLocalUserTests {
         // Root gets in, on as many connections as the reserve holds.
         var rootConnections: [RawVarlinkConnection] = []
         for _ in 0..<20 { rootConnections.append(try world.connect()) }
-        let rootAnswered = rootConnections.filter { (try? $0.call(Method.status)) != nil }.count
+        let rootAnswered = rootConnections.filter { (try? $0.call(.status)) != nil }.count
         #expect(rootAnswered == 20)
         rootConnections.removeAll()
         let rootLatency = try #require(Self.rootStatus(world.socketPath), "root's Status while the socket is full")
@@ -131,7 +131,7 @@ struct HostileLocalUserTests {
         // A lowered idle-timeout (SIGHUP) takes effect on the connections already idle.
         try "idle-timeout = 1\nmax-connections = 100\nadmin-reserved-connections = 32\n"
             .write(to: world.configURL, atomically: true, encoding: .utf8)
-        world.kill(signal: SIGHUP)
+        world.signal(SIGHUP)
         let firstDone = try first.finish(timeout: 60)
         let secondDone = try second.finish(timeout: 60)
         for done in [firstDone, secondDone] {
@@ -144,7 +144,7 @@ struct HostileLocalUserTests {
         }
         let after = try DaemonMemory(pid: world.daemonPID)
         #expect(world.isRunning)
-        #expect(try world.list().map(\.id) == [widget], "nothing is lost")
+        #expect(try world.connect().list().map(\.id) == [widget], "nothing is lost")
         #expect(after.peakMB - before.residentMB < 40, "memory: \(before) -> \(after)")
         print("R8: connection flood: uid 65534 held 64 of 80 (16 told TooManyConnections, its per-user cap), "
               + "uid 65533 held 4 of 20 (16 refused: the reserve of 32 kept), a third uid's widgetctl told why; root "
@@ -189,7 +189,7 @@ struct HostileLocalUserTests {
         #expect(!latencies.isEmpty && !latencies.contains(.infinity), "root is answered throughout")
         #expect((latencies.max() ?? 0) < 5, "root's slowest Status: \(latencies.max() ?? 0) s")
         #expect(after.peakMB - before.residentMB < 90, "memory: \(before) -> \(after)")
-        #expect(try world.list().map(\.id) == [widget], "nothing is lost")
+        #expect(try world.connect().list().map(\.id) == [widget], "nothing is lost")
         let told = errors.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         print("R8: half messages: 2 uids × 64 connections, each pushing a 1 MB message without its end (128 MB; "
               + "buffer-budget 16M, message-timeout 3 s): all closed within "
@@ -218,15 +218,15 @@ struct HostileLocalUserTests {
             buffer-budget = "8M"
             """)
         try world.addKind("chatty", script: Self.chatty)
-        world.kill(signal: SIGHUP)
+        world.signal(SIGHUP)
         _ = try eventually("the chatty kind after SIGHUP") { () -> Bool? in
-            let kinds = try world.connect().call(Method.named("Kinds"))
+            let kinds = try world.connect().call(.kinds)
             return "\(kinds)".contains("chatty") ? true : nil
         }
         let widgets = 20
-        for _ in 0..<widgets { _ = try world.add("chatty") }
+        for _ in 0..<widgets { _ = try world.connect().add("chatty") }
         _ = try eventually("the initial runs") { () -> Bool? in
-            try world.list().filter { $0.currentEntry != nil }.count == widgets + 1 ? true : nil
+            try world.connect().list().filter { $0.currentEntry != nil }.count == widgets + 1 ? true : nil
         }
         // A well-behaved watcher (root, reading everything) counts the runs the reloads of the kind make.
         let runsSeen = Locked(0)
@@ -244,7 +244,7 @@ struct HostileLocalUserTests {
         watcher.start()
         // The watcher is in place once it sees a run of the calm widget.
         for _ in 0..<30 where !calmSeen.withLock({ $0 }) {
-            _ = try world.connect().call(Method.reload, ["widgets": .array([.string(calm)])])
+            _ = try world.connect().call(.reload, ["widgets": .array([.string(calm)])])
             _ = try? eventually("the watcher seeing the calm widget's run", timeout: 2) { () -> Bool? in
                 calmSeen.withLock { $0 } ? true : nil
             }
@@ -259,7 +259,7 @@ struct HostileLocalUserTests {
             let closed = attacker.reports.compactMap { Self.number($0["closed"]) }.max() ?? 0
             if closed >= 64 { break }
             rounds += 1
-            _ = try world.connect().call(Method.reload, ["kind": .string("chatty")])
+            _ = try world.connect().call(.reload, ["kind": .string("chatty")])
             let expected = rounds * widgets
             _ = try eventually("round \(rounds)'s runs, seen by the watcher", timeout: 60) { () -> Bool? in
                 runsSeen.withLock { $0 } >= expected ? true : nil
@@ -277,7 +277,7 @@ struct HostileLocalUserTests {
         #expect(!latencies.contains(.infinity), "root is answered throughout")
         #expect((latencies.max() ?? 0) < 5, "root's slowest Status: \(latencies.max() ?? 0) s")
         #expect(after.peakMB - before.residentMB < 60, "memory: \(before) -> \(after)")
-        #expect(try world.list().count == widgets + 1, "nothing is lost")
+        #expect(try world.connect().list().count == widgets + 1, "nothing is lost")
         print("R8: watchers that do not read: 64 streams of uid 65534 with 4 KB receive buffers, \(rounds) reloads "
               + "of 20 widgets (2 KB entries): all 64 dropped (watch-backlog-limit 256K, buffer-budget 8M), last "
               + "thing read: \(lastRead); "
@@ -294,15 +294,15 @@ struct HostileLocalUserTests {
         var manifest = "exec = \"./many.sh\"\ntimeout = 5\n"
         for index in 0..<kinds { manifest += "\n[[widget]]\nkind = \"k\(index)\"\n" }
         let (world, widget) = try Self.world(config: "")
-        try world.writeProvider("#!/bin/sh\nexit 1\n", to: "many.sh", executable: true)
-        try world.writeProvider(manifest, to: "many.toml")
-        world.kill(signal: SIGHUP)
+        try world.write("#!/bin/sh\nexit 1\n", to: "many.sh", executable: true)
+        try world.write(manifest, to: "many.toml")
+        world.signal(SIGHUP)
         // One Kinds call of 10 000 kinds: what each call of the burst would cost the loop if it were dispatched.
         // It takes seconds in a debug build, and far longer inside the whole run on a loaded machine: the bound is
         // for a daemon that never answers, not a measure.
         let kindsCost = try eventually("the 10 000 kinds after SIGHUP", timeout: 300) { () -> Double? in
             let start = bootSeconds()
-            let reply = try world.connect().call(Method.named("Kinds"), timeout: 300)
+            let reply = try world.connect().call(.kinds, timeout: 300)
             guard case .array(let listed)? = reply["kinds"], listed.count > kinds else { return nil }
             return bootSeconds() - start
         }
@@ -325,7 +325,7 @@ struct HostileLocalUserTests {
         #expect(!latencies.contains(.infinity), "root is answered throughout")
         #expect((latencies.max() ?? 0) < max(2, 2 * kindsCost), "root's slowest Status: \(latencies.max() ?? 0) s")
         #expect(after.peakMB - before.residentMB < 60, "memory: \(before) -> \(after)")
-        #expect(try world.list().map(\.id) == [widget], "nothing is lost")
+        #expect(try world.connect().list().map(\.id) == [widget], "nothing is lost")
         print("R8: oneway bursts: with 10 000 kinds (one Kinds call \(Self.milliseconds(kindsCost))), 48 oneway "
               + "Kinds from uid 65534 through in \(Self.milliseconds(kindsThrough)) (not dispatched: they change "
               + "nothing), 2000 oneway Reload from uid 65533 through in \(Self.milliseconds(reloadThrough)) (one call "
@@ -366,7 +366,7 @@ struct HostileLocalUserTests {
         #expect(!latencies.contains(.infinity), "root is answered throughout")
         #expect((latencies.max() ?? 0) < 5, "root's slowest Status: \(latencies.max() ?? 0) s")
         #expect(paused.peakMB - before.residentMB < 100, "memory: \(before) -> \(paused)")
-        #expect(try world.list().map(\.id) == [widget], "nothing is lost")
+        #expect(try world.connect().list().map(\.id) == [widget], "nothing is lost")
         print("R8: callers that never read: 32 connections of uid 65534 with 4 KB receive buffers pushing List calls "
               + "without reading: all paused after " + String(format: "%.1f MB", sent / 1e6) + " of calls "
               + "(\(Int(calls)) calls; 256 MB allowed), every one answered once read; root Status p50 "
@@ -398,7 +398,7 @@ struct HostileLocalUserTests {
 
     /// The provider's stamps in `runs.log`, in order: what it was asked (`start` and `end` of an options run,
     /// `widget` for the start of a widget's) and when.
-    static func stamps(_ world: ReliabilityWorld) -> [(what: String, time: Double)] {
+    static func stamps(_ world: DaemonWorld) -> [(what: String, time: Double)] {
         let url = world.providersDirectory.appendingPathComponent("runs.log")
         let lines = ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n")
         return lines.compactMap { line in
@@ -439,13 +439,13 @@ struct HostileLocalUserTests {
               options = "dynamic"
               default = "paris"
             """)
-        world.kill(signal: SIGHUP)
+        world.signal(SIGHUP)
         _ = try eventually("the lookup kind after SIGHUP") { () -> Bool? in
-            "\(try world.connect().call(Method.named("Kinds")))".contains("lookup") ? true : nil
+            "\(try world.connect().call(.kinds))".contains("lookup") ? true : nil
         }
-        let widget = try world.add("lookup", parameters: ["city": .string("paris")])
+        let widget = try world.connect().add("lookup", parameters: ["city": .string("paris")])
         _ = try eventually("the lookup widget's first entry") {
-            try world.list().first { $0.id == widget }?.currentEntry
+            try world.connect().list().first { $0.id == widget }?.currentEntry
         }
         let before = try DaemonMemory(pid: world.daemonPID)
         let probe = StatusProbe(world)
@@ -455,7 +455,7 @@ struct HostileLocalUserTests {
         // Once the callers' runs have begun (a second each, one at a time), root reloads the widget: its run takes
         // the slot the callers may not, while their questions still wait.
         _ = try eventually("the first options run") { Self.stamps(world).contains { $0.what == "start" } ? true : nil }
-        _ = try world.connect().call(Method.reload, ["widgets": .array([.string(widget)]), "foreground": .bool(true)])
+        _ = try world.connect().call(.reload, ["widgets": .array([.string(widget)]), "foreground": .bool(true)])
         let sameReady = try same.report("ready")
         let distinctReady = try distinct.report("ready")
         let latencies = probe.stop()
@@ -479,7 +479,7 @@ struct HostileLocalUserTests {
         #expect(!latencies.contains(.infinity), "root is answered throughout")
         #expect((latencies.max() ?? 0) < 5, "root's slowest Status: \(latencies.max() ?? 0) s")
         #expect(after.peakMB - before.residentMB < 60, "memory: \(before) -> \(after)")
-        #expect(Set(try world.list().map(\.id)) == [calm, widget], "nothing is lost")
+        #expect(Set(try world.connect().list().map(\.id)) == [calm, widget], "nothing is lost")
         let sameAfter = Self.number(sameReady["answered_after"]) ?? 0
         let distinctAfter = Self.number(distinctReady["answered_after"]) ?? 0
         print("R8: options flood (max-concurrent-runs 2, options-rate 4, an options run 1 s): 60 identical Options "

@@ -4,6 +4,7 @@ import Testing
 import WidgetProtocol
 import WidgetSchedulerCore
 import WidgetSchedulerRuntime
+import WidgetSchedulerTestKit
 
 /// A provider that answers one good timeline, then misbehaves on every later run; the reason each bad run must end
 /// with in the daemon's log (`FAILURE_REASON`).
@@ -60,7 +61,7 @@ struct HostileProviderTests {
 
     @Test("every hostile provider is contained, backed off and quarantined; the daemon keeps the good timeline")
     func hostileProvidersAreContainedAndQuarantined() throws {
-        let world = try ReliabilityWorld(config: """
+        let world = try DaemonWorld(config: """
             minimum-interval = 0
             daily-budget = 100000
             burst-budget = 1000
@@ -77,10 +78,11 @@ struct HostileProviderTests {
         let started = Date()
         var widgets: [String: HostileKind] = [:]
         for hostile in HostileKind.all {
-            widgets[try world.add(hostile.kind)] = hostile
+            widgets[try world.connect().add(hostile.kind)] = hostile
         }
         let threshold = Self.settings.quarantineThreshold
-        _ = try eventually("every widget quarantined; log:\n\(world.log.suffix(3000))", timeout: 90) { () -> Bool? in
+        _ = try eventually("every widget quarantined; log:\n\(world.daemonLog.suffix(3000))",
+                           timeout: 90) { () -> Bool? in
             let quarantined = Set(world.logLines.filter { $0.messageID == .quarantined }.compactMap(\.widget))
             return quarantined.isSuperset(of: widgets.keys) ? true : nil
         }
@@ -89,7 +91,7 @@ struct HostileProviderTests {
         Thread.sleep(forTimeInterval: 1.5)
         #expect(world.isRunning, "the daemon stays up")
         let lines = world.logLines
-        let summaries = try world.list()
+        let summaries = try world.connect().list()
         var leftovers: [ProviderProcesses.Leftover] = []
         for (id, hostile) in widgets.sorted(by: { $0.key < $1.key }) {
             let mine = lines.filter { $0.widget == id }
@@ -127,7 +129,7 @@ struct HostileProviderTests {
         #expect(leftovers.isEmpty, "no provider process left behind: \(leftovers)")
 
         // Backoff, from the stored history (monotonic ends of runs): each retry waited its delay after a failure.
-        world.kill(signal: SIGTERM)
+        world.signal(SIGTERM)
         _ = try eventually("the daemon to stop") { world.isRunning ? nil : true }
         let store = try StateStore(directory: world.stateDirectory)
         var shortestRatio = Double.infinity

@@ -103,7 +103,7 @@ struct MalformedControlTests {
             limit.rlim_cur = min(limit.rlim_max, 4_096)
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-        let world = try ReliabilityWorld(config: "")
+        let world = try DaemonWorld(config: "")
         try world.addKind("calm", script: """
             #!/bin/sh
             echo '{"entries":[{"date":"2026-01-01T00:00:00Z","content":{}}],"policy":"never"}'
@@ -111,14 +111,14 @@ struct MalformedControlTests {
         // systemd's default soft limit for services (DefaultLimitNOFILE=1024:524288); the unit sets no LimitNOFILE=.
         // Only the soft limit is lowered: raising the hard one needs CAP_SYS_RESOURCE.
         try world.start(prefix: ["prlimit", "--nofile=1024:\(limit.rlim_max)", "--"])
-        _ = try world.add("calm")
+        _ = try world.connect().add("calm")
         let client = try ControlClient(path: world.socketPath)
-        let status = VarlinkRequest(method: Method.status)
+        let status = VarlinkRequest(method: ControlMethod.status.qualifiedName)
         func latencies(_ count: Int) throws -> [Double] {
             try (0..<count).map { _ in
                 let start = bootSeconds()
                 let reply = try client.raw(status, timeout: 10)
-                guard reply.error == nil else { throw ReliabilityFailure("Status: \(reply)") }
+                guard reply.error == nil else { throw TestFailure("Status: \(reply)") }
                 return bootSeconds() - start
             }
         }

@@ -40,7 +40,7 @@ struct OutOfRangeNumbersTests {
     @Test("answers out of range are refused as invalid naming the field; the daemon stays up and loses nothing")
     func outOfRangeAnswersAreRefused() throws {
         // Each failure is retried after a short backoff until the widget is quarantined, as a crashing provider's.
-        let world = try ReliabilityWorld(config: """
+        let world = try DaemonWorld(config: """
             minimum-interval = 0
             backoff-initial = 0.1
             backoff-maximum = 0.2
@@ -56,13 +56,16 @@ struct OutOfRangeNumbersTests {
         }
         try world.start(logLevel: "info")
         let pid = world.daemonPID
-        let innocent = try world.add("innocent")
-        let innocentEntry = try eventually("the innocent widget's entry") { try world.list().first?.currentEntry }
+        let innocent = try world.connect().add("innocent")
+        let innocentEntry = try eventually("the innocent widget's entry") {
+            try world.connect().list().first?.currentEntry
+        }
         var ids: [String: BadAnswer] = [:]
-        for bad in Self.badAnswers { ids[try world.add(bad.kind)] = bad }
+        for bad in Self.badAnswers { ids[try world.connect().add(bad.kind)] = bad }
 
         _ = try eventually("every provider answering out of range quarantined", timeout: 60) { () -> Bool? in
-            try world.list().filter { ids[$0.id] != nil && $0.state == "quarantined" }.count == ids.count ? true : nil
+            let quarantined = try world.connect().list().filter { ids[$0.id] != nil && $0.state == "quarantined" }
+            return quarantined.count == ids.count ? true : nil
         }
         let failures = world.logLines.filter { $0.messageID == .runFailed }
         for (id, bad) in ids {
@@ -81,14 +84,14 @@ struct OutOfRangeNumbersTests {
 
         // The stored state read back by a new daemon, once written: nothing out of range may have been kept.
         _ = try eventually("the daemon's paced state write") { () -> Bool? in
-            try world.connect().call(Method.status)["stateWritePending"] == .bool(false) ? true : nil
+            try world.connect().call(.status)["stateWritePending"] == .bool(false) ? true : nil
         }
-        world.kill(signal: SIGKILL)
+        world.stopDaemon()
         try world.start(logLevel: "info")
         queries += try Self.queryAsNobody(world, ids: Array(ids.keys) + [innocent])
         let (statusAfter, memoryAfter) = try Self.statusAndMemory(world)
         #expect(statusAfter < 2, "Status from root within 2 s after the restart")
-        let widgets = try world.list()
+        let widgets = try world.connect().list()
         #expect(Set(widgets.map(\.id)) == Set(ids.keys).union([innocent]), "no widget lost")
         #expect(widgets.first { $0.id == innocent }?.currentEntry == innocentEntry, "the innocent widget's entry kept")
         #expect(widgets.filter { ids[$0.id] != nil }.allSatisfy { $0.currentEntry == nil && $0.state == "quarantined" },
@@ -103,21 +106,21 @@ struct OutOfRangeNumbersTests {
     }
 
     /// How long root's `Status` took, on a fresh connection, and the daemon's memory.
-    static func statusAndMemory(_ world: ReliabilityWorld) throws -> (Double, DaemonMemory) {
+    static func statusAndMemory(_ world: DaemonWorld) throws -> (Double, DaemonMemory) {
         let started = bootSeconds()
-        _ = try world.connect().call(Method.status, timeout: 30)
+        _ = try world.connect().call(.status, timeout: 30)
         return (bootSeconds() - started, try DaemonMemory(pid: world.daemonPID))
     }
 
     /// Every query a local user may make, by `widgetctl` as uid nobody, each of which must succeed: the count made.
-    static func queryAsNobody(_ world: ReliabilityWorld, ids: [String]) throws -> Int {
-        let widgetctl = try DaemonExecutables.path("widgetctl")
+    static func queryAsNobody(_ world: DaemonWorld, ids: [String]) throws -> Int {
+        let widgetctl = try BuiltProducts.executable("widgetctl")
         let environment = ["WIDGET_SCHEDULER_SOCKET": world.socketPath, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
                            "NO_COLOR": "1"]
         var calls = [["stack"], ["stack", "--json"], ["list"], ["list", "--json"], ["budget"], ["status"]]
         for id in ids { calls += [["timeline", id], ["timeline", id, "--json"], ["budget", id]] }
         for arguments in calls {
-            let result = try ReliabilityWorld.run(
+            let result = try ChildProcess.run(
                 ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", widgetctl] + arguments,
                 environment: environment)
             #expect(result.status == 0, "widgetctl \(arguments.joined(separator: " ")) as nobody: \(result.output)")

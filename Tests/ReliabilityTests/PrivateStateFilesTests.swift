@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// R8, issue 29 §6: started by hand with a shell's umask (022, as this test process has), the daemon left
 /// `state.sqlite`, its WAL and the group data files 0644, so any local user could read a group's values. Now nothing
@@ -16,7 +17,7 @@ struct PrivateStateFilesTests {
         """
 
     @Test func noFileInTheStateDirectoryIsOpenToOthersWhateverTheUmask() throws {
-        let world = try ReliabilityWorld(config: "")
+        let world = try DaemonWorld(config: "")
         try world.addKind("note", script: Self.provider, manifestExtra: #"group = "notes""#)
         // A group file as an older version wrote it.
         let groups = world.stateDirectory.appendingPathComponent("groups/notes", isDirectory: true)
@@ -26,8 +27,8 @@ struct PrivateStateFilesTests {
         _ = FileManager.default.createFile(atPath: old, contents: Data(#"{"value":"x"}"#.utf8),
                                            attributes: [.posixPermissions: 0o644])
         try world.start()
-        _ = try world.add("note")
-        _ = try world.connect().call(Method.named("DataSet"), [
+        _ = try world.connect().add("note")
+        _ = try world.connect().call(.dataSet, [
             "group": .string("notes"), "key": .string("home"), "value": .string("12 Secret St")])
 
         var open: [String] = []
@@ -43,8 +44,8 @@ struct PrivateStateFilesTests {
             if info.st_mode & 0o077 != 0 { open.append("\(path): \(String(info.st_mode & 0o7777, radix: 8))") }
         }
         #expect(open.isEmpty, "\(open)")
-        let widgetctl = try DaemonExecutables.path("widgetctl")
-        let stranger = try ReliabilityWorld.run(
+        let widgetctl = try BuiltProducts.executable("widgetctl")
+        let stranger = try ChildProcess.run(
             ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", widgetctl, "status"],
             environment: ["WIDGET_SCHEDULER_SOCKET": world.socketPath, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
         #expect(stranger.status == 0, "the control socket is still open to others: \(stranger.output)")

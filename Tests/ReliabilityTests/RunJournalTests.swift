@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// Which journal lines a provider run gets from the real daemon: a run still going 25 ms after its launch has a "run
 /// started" line then, and its end-of-run line; a quicker one has its end-of-run line only, which carries the same
@@ -8,19 +9,19 @@ import WidgetProtocol
 @Suite("run journal lines")
 struct RunJournalTests {
     @Test func aQuickRunHasOnlyItsEndLineAndASlowOneAlsoItsStartLine() throws {
-        let world = try ReliabilityWorld(config: "")
+        let world = try DaemonWorld(config: "")
         let answer = #"{"entries":[{"date":"2000-01-01T00:00:00Z","content":{}}],"policy":"never"}"#
         try world.addKind("quick", script: "#!/bin/sh\necho '\(answer)'\n")
         // Well past the 25 ms after which a run is announced.
         try world.addKind("slow", script: "#!/bin/sh\nsleep 0.5\necho '\(answer)'\n")
         try world.start()
-        let slow = try world.add("slow")
+        let slow = try world.connect().add("slow")
         // Quick ones, five at a time until one has ended within 20 ms: a loaded machine (builds beside the tests)
         // may slow a good many past the moment a run is announced, and a run that lasted is not what is judged.
         var quick: [String] = []
         var lines: [DaemonLogLine] = []
         for _ in 0..<10 {
-            quick += try (0..<5).map { _ in try world.add("quick") }
+            quick += try (0..<5).map { _ in try world.connect().add("quick") }
             lines = try eventually("every run's end line") { () -> [DaemonLogLine]? in
                 let lines = world.logLines
                 let ended = Set(lines.filter { $0.messageID == .runFinished }.compactMap(\.widget))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WidgetProtocol
+import WidgetSchedulerTestKit
 
 /// The real daemon, a developer-mode provider looping as fast as it can: its runs get two journal lines per state
 /// write rather than one each, and the lines account for every run exactly once.
@@ -24,11 +25,11 @@ struct RunLineFoldingTests {
         """
 
     @Test func aLoopingProvidersRunsAreFoldedAndTheLinesCountEveryRunOnce() throws {
-        let world = try ReliabilityWorld(config: "developer-kinds = [\"loop\"]\n")
+        let world = try DaemonWorld(config: "developer-kinds = [\"loop\"]\n")
         try world.addKind("loop", script: Self.provider, manifestExtra: "group = \"loop\"")
         try world.start(logLevel: "info")
         let started = Date()
-        let id = try world.add("loop")
+        let id = try world.connect().add("loop")
         let counter = world.stateDirectory.appendingPathComponent("groups/loop/runs")
         // The last run's line comes with the state write after it, at most ~150 ms later.
         let lines = try eventually("\(Self.runs) runs, each counted by a line") { () -> [DaemonLogLine]? in
@@ -51,9 +52,9 @@ struct RunLineFoldingTests {
                 "\(lines.count) lines for \(Self.runs) runs in \(seconds) s")
         #expect(Set(lines.compactMap { $0.fields["PROVIDER_PID"] }).count == lines.count)
         #expect(lines.last?.fields["POLICY"] == "never", "the last run's line comes last")
-        #expect(world.logLines.filter { $0.messageID == .runFailed }.isEmpty, "\(world.log.suffix(2000))")
+        #expect(world.logLines.filter { $0.messageID == .runFailed }.isEmpty, "\(world.daemonLog.suffix(2000))")
         // The history lines fold with the journal's: `Budget` lists as many and counts every run.
-        let reply = try world.connect().call(Method.budget, ["id": .string(id)])
+        let reply = try world.connect().call(.budget, ["id": .string(id)])
         let ledger = try #require(try VarlinkCoding.decode(BudgetMethod.Reply.self, from: reply).ledgers.first)
         #expect(ledger.runs.count == lines.count, "\(ledger.runs)")
         #expect(ledger.runs.reduce(0) { $0 + $1.runCount } == Self.runs)

@@ -27,11 +27,10 @@ final class HostileUser {
     let mode: [String]
     private let output: URL
     private let stopFile: URL
-    private let pid: pid_t
-    private var exited = false
+    private let process: ChildProcess
 
     /// Starts the program as `uid` (no groups) against the daemon of `world`.
-    init(world: ReliabilityWorld, uid: UInt32, mode: [String], deadline: Double = 60) throws {
+    init(world: DaemonWorld, uid: UInt32, mode: [String], deadline: Double = 60) throws {
         self.uid = uid
         self.mode = mode
         let name = "hostile-\(uid)-\(mode[0])-\(UUID().uuidString.prefix(6))"
@@ -41,19 +40,16 @@ final class HostileUser {
         try CloseOnExecFile.write(Self.program, to: script.path, mode: 0o644)
         // Enough descriptors for its connections; setpriv keeps the limits it was given.
         let limit = (Int(mode.dropFirst().first ?? "") ?? 0) + 64
-        pid = try ReliabilityWorld.spawn(
+        let input = try Descriptor.null()
+        defer { close(input) }
+        let log = try Descriptor.openForWriting(output.path, append: true)
+        defer { close(log) }
+        // Killed and reaped with this object, when it has not ended by then (`ChildProcess`).
+        process = try ChildProcess(
             ["prlimit", "--nofile=\(limit):\(limit)", "--", "/usr/bin/setpriv", "--reuid=\(uid)",
              "--regid=\(uid)", "--clear-groups", "/usr/bin/python3", script.path, world.socketPath, stopFile.path,
              String(deadline)] + mode,
-            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], output: output.path)
-    }
-
-    deinit {
-        if !exited {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        }
+            environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"], input: input, output: log, error: log)
     }
 
     /// The JSON lines written so far.
@@ -66,7 +62,7 @@ final class HostileUser {
     func report(_ event: String, timeout: Double = 120) throws -> [String: JSONValue] {
         try eventually("\(mode) as uid \(uid): its \"\(event)\" report; output:\n\(rawOutput)", timeout: timeout) {
             if let found = reports.first(where: { $0["event"]?.stringValue == event }) { return found }
-            if hasExited { throw ReliabilityFailure("\(mode) as uid \(uid) exited early:\n\(rawOutput)") }
+            if hasExited { throw TestFailure("\(mode) as uid \(uid) exited early:\n\(rawOutput)") }
             return nil
         }
     }
@@ -80,10 +76,7 @@ final class HostileUser {
     var rawOutput: String { ((try? String(contentsOf: output, encoding: .utf8)) ?? "").suffix(3000).description }
 
     private var hasExited: Bool {
-        guard !exited else { return true }
-        var status: Int32 = 0
-        if waitpid(pid, &status, WNOHANG) == pid { exited = true }
-        return exited
+        !process.isRunning
     }
 
     static let program = #"""
@@ -371,7 +364,7 @@ struct DaemonMemory {
         func megabytes(_ field: String) throws -> Double {
             guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
                   let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
-            else { throw ReliabilityFailure("no \(field) in /proc/\(pid)/status") }
+            else { throw TestFailure("no \(field) in /proc/\(pid)/status") }
             return kilobytes / 1024
         }
         residentMB = try megabytes("VmRSS")

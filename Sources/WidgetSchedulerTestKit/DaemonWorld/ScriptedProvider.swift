@@ -5,39 +5,52 @@ import WidgetProtocol
 /// providers directory (its working directory), read afresh on every run. Every run appends its start and end to
 /// `runs.log` there, so tests can see what really ran and when. Timeline entries carry `{"n", "configuration",
 /// "data"}`: the entry's position, the widget's configuration and the group's shared data, as the provider saw them.
-enum ScriptedProvider {
+public enum ScriptedProvider {
     /// The script's file name in the providers directory.
-    static let fileName = "scripted.py"
+    public static let fileName = "scripted.py"
 
     /// What the provider does for one kind.
-    struct Behaviour: Encodable {
+    public struct Behaviour: Encodable {
         /// Entry dates, in seconds after the request's `context.now`.
-        var entryOffsets: [Double] = [0]
+        public var entryOffsets: [Double] = [0]
         /// Relevance scores, one per entry, or none.
-        var relevance: [Double]?
+        public var relevance: [Double]?
         /// `never`, `atEnd`, or a number of seconds after `context.now` for `{"after": date}`.
-        var policy: JSONValue = .string("never")
+        public var policy: JSONValue = .string("never")
         /// Seconds to sleep before answering.
-        var sleep: Double = 0
+        public var sleep: Double = 0
         /// A non-zero exit status makes every request fail.
-        var exitStatus: Int = 0
+        public var exitStatus: Int = 0
         /// The `defaults` answer; nil makes the `defaults` request fail (exit 1).
-        var defaults: [String: JSONValue]?
+        public var defaults: [String: JSONValue]?
         /// The `options` answer, filtered by `search` on the titles.
-        var options: [JSONValue] = []
+        public var options: [JSONValue] = []
+
+        public init(
+            entryOffsets: [Double] = [0], relevance: [Double]? = nil, policy: JSONValue = .string("never"),
+            sleep: Double = 0, exitStatus: Int = 0, defaults: [String: JSONValue]? = nil, options: [JSONValue] = []
+        ) {
+            self.entryOffsets = entryOffsets
+            self.relevance = relevance
+            self.policy = policy
+            self.sleep = sleep
+            self.exitStatus = exitStatus
+            self.defaults = defaults
+            self.options = options
+        }
     }
 
     /// One line of `runs.log`.
-    struct Run: Equatable {
-        var kind: String
-        var widget: String
-        var request: String
-        var reason: String
-        var event: String
-        var time: Double
+    public struct Run: Equatable {
+        public var kind: String
+        public var widget: String
+        public var request: String
+        public var reason: String
+        public var event: String
+        public var time: Double
     }
 
-    static let source = #"""
+    public static let source = #"""
         #!/usr/bin/python3
         import json, os, sys, time
         from datetime import datetime, timedelta, timezone
@@ -102,7 +115,7 @@ enum ScriptedProvider {
         """#
 
     /// Parses `runs.log`.
-    static func runs(in directory: URL) -> [Run] {
+    public static func runs(in directory: URL) -> [Run] {
         let text = (try? String(contentsOf: directory.appendingPathComponent("runs.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: " ").map(String.init)

@@ -1,55 +1,16 @@
 import Foundation
 import Glibc
 
-/// A command started in the background, its output going to files in a scratch directory so that no pipe can fill
-/// up and block it.
-final class RunningCommand: @unchecked Sendable {
-    let command: [String]
-    let process: ChildProcess
-    private let outputURL: URL
-    private let errorURL: URL
-
-    /// Starts `arguments[0]` with the rest as its arguments, in `environment`, writing its output under `scratch`.
-    init(_ arguments: [String], environment: [String: String], scratch: URL) throws {
-        command = arguments
-        let name = UUID().uuidString
-        outputURL = scratch.appendingPathComponent("\(name).out")
-        errorURL = scratch.appendingPathComponent("\(name).err")
-        let input = try Descriptor.null()
-        defer { close(input) }
-        let output = try Descriptor.openForWriting(outputURL.path)
-        defer { close(output) }
-        let error = try Descriptor.openForWriting(errorURL.path)
-        defer { close(error) }
-        process = try ChildProcess(arguments, environment: environment, input: input, output: output, error: error)
-    }
-
-    /// Waits for the end, killing the command if it is still running after `timeout` seconds.
-    func wait(timeout: Double = 15) -> CommandResult {
-        var timedOut = false
-        if process.waitForExit(timeout: timeout) == nil {
-            timedOut = true
-            process.killAndWait()
-        }
-        let output = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
-        let error = (try? String(contentsOf: errorURL, encoding: .utf8)) ?? ""
-        try? FileManager.default.removeItem(at: outputURL)
-        try? FileManager.default.removeItem(at: errorURL)
-        return CommandResult(command: command, status: process.exitStatus ?? -1, standardOutput: output,
-                             standardError: error, timedOut: timedOut)
-    }
-}
-
 /// A long-running command whose standard output is read line by line as it comes, each line stamped with the moment
 /// it was read (`widgetctl watch`).
-final class StreamingCommand: @unchecked Sendable {
+public final class StreamingCommand: @unchecked Sendable {
     /// One line of output and when the reader got it.
-    struct Line: Sendable {
-        var text: String
-        var readAt: Date
+    public struct Line: Sendable {
+        public var text: String
+        public var readAt: Date
     }
 
-    let process: ChildProcess
+    public let process: ChildProcess
     private let lock = NSLock()
     private var received: [Line] = []
     private var ended = false
@@ -60,7 +21,9 @@ final class StreamingCommand: @unchecked Sendable {
 
     /// Starts the command; with `realTime`, it and the thread reading it run under SCHED_FIFO. With `errorURL`, its
     /// standard error is kept in that file (`standardError`).
-    init(_ arguments: [String], environment: [String: String], realTime: Bool = false, errorURL: URL? = nil) throws {
+    public init(
+        _ arguments: [String], environment: [String: String], realTime: Bool = false, errorURL: URL? = nil
+    ) throws {
         self.errorURL = errorURL
         let input = try Descriptor.null()
         defer { close(input) }
@@ -90,33 +53,33 @@ final class StreamingCommand: @unchecked Sendable {
     }
 
     /// Why the command or its reader could not run under SCHED_FIFO, when `realTime` was asked; empty when both do.
-    var realTimeRefusals: [String] {
+    public var realTimeRefusals: [String] {
         lock.lock()
         defer { lock.unlock() }
         return refusals
     }
 
     /// Every line read so far.
-    var lines: [Line] {
+    public var lines: [Line] {
         lock.lock()
         defer { lock.unlock() }
         return received
     }
 
     /// What the command wrote on standard error so far (empty unless started with an `errorURL`).
-    var standardError: String {
+    public var standardError: String {
         errorURL.flatMap { try? String(contentsOf: $0, encoding: .utf8) } ?? ""
     }
 
     /// Whether the command closed its output.
-    var hasEnded: Bool {
+    public var hasEnded: Bool {
         lock.lock()
         defer { lock.unlock() }
         return ended
     }
 
     /// Ends the command (SIGKILL) and waits for it.
-    func stop() {
+    public func stop() {
         process.killAndWait()
     }
 

@@ -6,20 +6,22 @@ import Glibc
 /// is not used: tests run in parallel, and its spawning races with descriptors that other threads open and close
 /// (seen as EBADF from `run()` and as lost output). Every descriptor the tests open is close-on-exec, so a child
 /// inherits exactly its three streams.
-final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: @unchecked Sendable {
     /// How the child ended.
-    enum Termination: Equatable, Sendable {
+    public enum Termination: Equatable, Sendable {
         case exited(Int32)
         case signalled(Int32)
     }
 
-    let pid: pid_t
+    public let pid: pid_t
     private let lock = NSLock()
     private var ended: Termination?
 
-    /// Starts `arguments[0]` (an absolute path) with `environment`; the descriptors become its stdin, stdout and
-    /// stderr. The caller keeps ownership of the descriptors.
-    init(_ arguments: [String], environment: [String: String], input: Int32, output: Int32, error: Int32) throws {
+    /// Starts `arguments[0]` (a path, or a name looked up in `PATH`) with `environment`; the descriptors become its
+    /// stdin, stdout and stderr. The caller keeps ownership of the descriptors.
+    public init(_ arguments: [String], environment: [String: String], input: Int32, output: Int32, error: Int32)
+        throws
+    {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -32,9 +34,9 @@ final class ChildProcess: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
+        // The test process may block or ignore signals (SIGPIPE); the child must start with the defaults.
         var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
+        sigfillset(&defaults)
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
@@ -47,9 +49,9 @@ final class ChildProcess: @unchecked Sendable {
             for pointer in envp { free(pointer) }
         }
         var child: pid_t = 0
-        let result = posix_spawn(&child, arguments[0], &actions, &attributes, argv, envp)
+        let result = posix_spawnp(&child, arguments[0], &actions, &attributes, argv, envp)
         guard result == 0 else {
-            throw IntegrationFailure("cannot start \(arguments[0]): \(String(cString: strerror(result)))")
+            throw TestFailure("cannot start \(arguments[0]): \(String(cString: strerror(result)))")
         }
         pid = child
     }
@@ -62,7 +64,7 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// How the child ended, or nil while it runs (reaps it once it has ended).
-    var termination: Termination? {
+    public var termination: Termination? {
         lock.lock()
         defer { lock.unlock() }
         if let ended { return ended }
@@ -73,10 +75,10 @@ final class ChildProcess: @unchecked Sendable {
         return ended
     }
 
-    var isRunning: Bool { termination == nil }
+    public var isRunning: Bool { termination == nil }
 
     /// The exit status, or 128 + the signal for a child killed by one (as a shell says it).
-    var exitStatus: Int32? {
+    public var exitStatus: Int32? {
         switch termination {
         case .exited(let status)?: return status
         case .signalled(let signal)?: return 128 + signal
@@ -85,13 +87,13 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// Sends `signal` to the child if it still runs.
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if isRunning { kill(pid, signal) }
     }
 
     /// Waits up to `timeout` seconds for the end; returns how it ended, or nil if it still runs.
     @discardableResult
-    func waitForExit(timeout: Double) -> Termination? {
+    public func waitForExit(timeout: Double) -> Termination? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let termination { return termination }
@@ -104,7 +106,7 @@ final class ChildProcess: @unchecked Sendable {
     /// measurement of lateness is not a measurement of the other tests running in parallel. Returns why the kernel
     /// refused (no CAP_SYS_NICE, an RLIMIT_RTPRIO of 0, a cgroup without real-time runtime), or nil: a test whose
     /// bound holds only under SCHED_FIFO must then loosen it, and say so.
-    func makeRealTime() -> String? {
+    public func makeRealTime() -> String? {
         let resetOnFork: Int32 = 0x4000_0000
         var parameter = sched_param(sched_priority: 1)
         guard sched_setscheduler(pid, SCHED_FIFO | resetOnFork, &parameter) == 0 else {
@@ -114,41 +116,59 @@ final class ChildProcess: @unchecked Sendable {
     }
 
     /// `makeRealTime()` for the calling thread of the test process.
-    static func makeCurrentThreadRealTime() -> String? {
+    public static func makeCurrentThreadRealTime() -> String? {
         var parameter = sched_param(sched_priority: 1)
         let status = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameter)
         return status == 0 ? nil : "pthread_setschedparam(SCHED_FIFO): \(String(cString: strerror(status)))"
     }
 
+    /// Runs `arguments` to its end, standard input from /dev/null, and returns its exit status (128 + the signal for
+    /// one a signal killed, as a shell says it) and its standard output and error together, in the order written.
+    public static func run(_ arguments: [String], environment: [String: String]) throws
+        -> (status: Int32, output: String)
+    {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("widget-run-\(UUID().uuidString).out")
+            .path
+        defer { unlink(path) }
+        let input = try Descriptor.null()
+        defer { close(input) }
+        let output = try Descriptor.openForWriting(path)
+        defer { close(output) }
+        let process = try ChildProcess(arguments, environment: environment, input: input, output: output,
+                                       error: output)
+        while process.waitForExit(timeout: 3_600) == nil {}
+        return (process.exitStatus ?? -1, (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+    }
+
     /// Kills the child with SIGKILL and waits for it.
-    func killAndWait() {
+    public func killAndWait() {
         signal(SIGKILL)
         while waitForExit(timeout: 5) == nil { kill(pid, SIGKILL) }
     }
 }
 
 /// Close-on-exec descriptors for the children's streams.
-enum Descriptor {
+public enum Descriptor {
     /// Opens `path` for writing (created, truncated or appended), close-on-exec.
-    static func openForWriting(_ path: String, append: Bool = false) throws -> Int32 {
+    public static func openForWriting(_ path: String, append: Bool = false) throws -> Int32 {
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), 0o644)
-        guard fd >= 0 else { throw IntegrationFailure("cannot open \(path): errno \(errno)") }
+        guard fd >= 0 else { throw TestFailure("cannot open \(path): errno \(errno)") }
         return fd
     }
 
     /// `/dev/null` for reading, close-on-exec.
-    static func null() throws -> Int32 {
+    public static func null() throws -> Int32 {
         let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw IntegrationFailure("cannot open /dev/null: errno \(errno)") }
+        guard fd >= 0 else { throw TestFailure("cannot open /dev/null: errno \(errno)") }
         return fd
     }
 
     /// A close-on-exec stream pair, used as a pipe: (read end, write end). A socket pair is made close-on-exec
     /// atomically, where `pipe` + `fcntl` would leave a window for another thread's child to inherit it.
-    static func pipe() throws -> (read: Int32, write: Int32) {
+    public static func pipe() throws -> (read: Int32, write: Int32) {
         var ends: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw IntegrationFailure("socketpair: errno \(errno)")
+            throw TestFailure("socketpair: errno \(errno)")
         }
         shutdown(ends[0], Int32(SHUT_WR))
         shutdown(ends[1], Int32(SHUT_RD))

@@ -1,12 +1,12 @@
 /// One line the daemon writes on stderr when journald is absent: `LEVEL message KEY=value KEY2="two words"`.
-struct DaemonLogLine: Sendable, CustomStringConvertible {
-    var level: String
-    var message: String
-    var fields: [String: String]
-    var description: String
+public struct DaemonLogLine: Sendable, CustomStringConvertible {
+    public var level: String
+    public var message: String
+    public var fields: [String: String]
+    public var description: String
 
     /// The message id names of `JournalMessageID`, for matching lines without the runtime's internals.
-    enum MessageID: String {
+    public enum MessageID: String {
         case runStarted = "6e60a12f3b8c48b581854b2f29eecc0d"
         case runFinished = "7633e9afe0f54a36aebcf59076c059dd"
         case runFailed = "bd4e8c89b92f41518396f51928470b1b"
@@ -17,12 +17,12 @@ struct DaemonLogLine: Sendable, CustomStringConvertible {
         case interruptedRunResumed = "adffc638d7d5491194f97a5aa24a61be"
     }
 
-    var messageID: MessageID? { fields["MESSAGE_ID"].flatMap(MessageID.init(rawValue:)) }
-    var widget: String? { fields["WIDGET_ID"] }
+    public var messageID: MessageID? { fields["MESSAGE_ID"].flatMap(MessageID.init(rawValue:)) }
+    public var widget: String? { fields["WIDGET_ID"] }
 
     /// Parses a line; nil for a line that is not one of the daemon's (a provider's stray output, a blank line).
     /// The fields are the longest tail of `NAME=value` tokens that parses whole, so a message quoting `A=b` is safe.
-    init?(_ line: Substring) {
+    public init?(_ line: Substring) {
         guard let space = line.firstIndex(of: " ") else { return nil }
         let level = String(line[..<space])
         guard ["TRACE", "DEBUG", "INFO", "NOTICE", "WARNING", "ERROR", "CRITICAL"].contains(level) else { return nil }
@@ -94,7 +94,7 @@ struct DaemonLogLine: Sendable, CustomStringConvertible {
     }
 
     /// Every daemon line of `text`.
-    static func parse(_ text: String) -> [DaemonLogLine] {
+    public static func parse(_ text: String) -> [DaemonLogLine] {
         text.split(separator: "\n").compactMap(DaemonLogLine.init)
     }
 }

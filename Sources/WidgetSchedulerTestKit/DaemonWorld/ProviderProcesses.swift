@@ -4,16 +4,16 @@ import Glibc
 /// The processes a provider left: every process whose working directory is inside a providers directory (a
 /// provider runs in its manifest's directory, and everything it starts inherits that), or whose process group is a
 /// provider's pid.
-enum ProviderProcesses {
+public enum ProviderProcesses {
     /// A process still alive, for a failure message.
-    struct Leftover: CustomStringConvertible {
-        var pid: Int32
-        var command: String
-        var description: String { "\(pid) \(command)" }
+    public struct Leftover: CustomStringConvertible {
+        public var pid: Int32
+        public var command: String
+        public var description: String { "\(pid) \(command)" }
     }
 
     /// Live (not zombie) processes with their working directory under `directory`.
-    static func under(_ directory: String) -> [Leftover] {
+    public static func under(_ directory: String) -> [Leftover] {
         scan { pid in
             guard let cwd = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd") else {
                 return false
@@ -23,12 +23,12 @@ enum ProviderProcesses {
     }
 
     /// Live processes in process group `group`.
-    static func inGroup(_ group: Int32) -> [Leftover] {
+    public static func inGroup(_ group: Int32) -> [Leftover] {
         scan { pid in getpgid(pid) == group }
     }
 
     /// Kills whatever is left under `directory` (cleanup after a failed test).
-    static func killAll(under directory: String) {
+    public static func killAll(under directory: String) {
         for leftover in under(directory) { kill(leftover.pid, SIGKILL) }
     }
 

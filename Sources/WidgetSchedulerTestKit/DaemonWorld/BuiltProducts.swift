@@ -2,14 +2,14 @@ import Foundation
 
 /// The executables under test, found in the build directory that holds the test bundle: `swift test` and
 /// `swift build --build-tests && swift test --skip-build` both put them side by side.
-enum BuiltProducts {
+public enum BuiltProducts {
     /// The directory holding `widget-scheduler` and `widgetctl`, or why it could not be found.
-    static let directory: Result<URL, LookupError> = locate()
+    public static let directory: Result<URL, LookupError> = locate()
 
     /// Why the executables could not be found: every place looked at, and how to build them.
-    struct LookupError: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
+    public struct LookupError: Error, CustomStringConvertible {
+        public var searched: [String]
+        public var description: String {
             "widget-scheduler and widgetctl are not built next to the tests (looked in: "
                 + searched.joined(separator: ", ") + "). Build them first: swift build --build-tests "
                 + "[--scratch-path DIR], or set WIDGET_SCHEDULER_BUILD_DIR to the directory holding them."
@@ -17,7 +17,7 @@ enum BuiltProducts {
     }
 
     /// The path of the built executable `name`.
-    static func executable(_ name: String) throws -> String {
+    public static func executable(_ name: String) throws -> String {
         try directory.get().appendingPathComponent(name).path
     }
 

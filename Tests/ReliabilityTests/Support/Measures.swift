@@ -1,26 +1,6 @@
 import Foundation
+import Glibc
 import WidgetSchedulerTestKit
-
-/// A failure of the suite's machinery (a daemon that does not start, a deadline passed), said in words.
-struct ReliabilityFailure: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
-
-/// Polls `body` every `interval` seconds until it returns a value, or throws once `timeout` seconds have passed.
-func eventually<Value>(
-    _ what: @autoclosure () -> String, timeout: Double = 20, interval: Double = 0.02, _ body: () throws -> Value?
-) throws -> Value {
-    let deadline = Date().addingTimeInterval(timeout)
-    while true {
-        if let value = try body() { return value }
-        guard Date() < deadline else { throw ReliabilityFailure("waited \(timeout) s for \(what())") }
-        Thread.sleep(forTimeInterval: interval)
-    }
-}
 
 /// The median of `values` (0 for none).
 func median(_ values: [Double]) -> Double {
