@@ -8,7 +8,7 @@ import PackageDescription
 //   runner-bench        ProviderRunner against the bare C loop (runner.sh)
 //   state-bench         the SQLite state store at P2's scale and under kill -9
 //   views-bench         issue 31's rendering: 1 000 widgets' current entries to HTML and text, against JSON
-//   BenchmarkToolTests  daemon-bench's own parts (its options, byte search, raw Varlink client)
+//   BenchmarkToolTests  daemon-bench's own parts (its options, byte search, its use of the raw Varlink client)
 // Build and test: swift build --package-path Benchmarks; swift test --package-path Benchmarks.
 let package = Package(
     name: "widget-scheduler-benchmarks",
@@ -22,6 +22,8 @@ let package = Package(
             name: "daemon-bench",
             dependencies: [
                 .product(name: "WidgetSchedulerInternals", package: "widget-scheduler"),
+                // The raw Varlink client the tests use too (RawVarlinkConnection), reading replies as bytes.
+                .product(name: "WidgetSchedulerTestKit", package: "widget-scheduler"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

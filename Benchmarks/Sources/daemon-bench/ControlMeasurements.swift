@@ -1,5 +1,6 @@
 import Foundation
 import WidgetSchedulerCore
+import WidgetSchedulerTestKit
 
 /// Measurements through the control socket, each with a raw client: the daemon's reply time, not a CLI's start-up.
 enum ControlMeasurements {
@@ -11,11 +12,11 @@ enum ControlMeasurements {
     /// hundredth of the machine at P1's rate) do not count against the daemon, which encodes and sends every event
     /// all the same.
     static func runs(_ options: BenchOptions) throws {
-        let connection = try RawVarlinkConnection(path: try options.string("socket"))
+        let connection = try RawVarlinkConnection.bench(path: try options.string("socket"))
         let warmup = try options.double("warmup", 1)
         let seconds = try options.double("seconds", 10)
         let batch = try options.double("batch", 0.05)
-        try connection.send(#"{"method":"\#(interface).Watch","more":true,"parameters":{}}"#)
+        try connection.sendRequest(#"{"method":"\#(interface).Watch","more":true,"parameters":{}}"#)
         let windowStart = Clock.wall() + warmup
         let windowEnd = windowStart + seconds
         let event = Array(#""event":"runFinished""#.utf8)
@@ -56,10 +57,10 @@ enum ControlMeasurements {
     /// P4: lateness of `entryChanged` events against the date in the entry's content (`"t"`), until `--expect`
     /// events arrived or `--timeout` seconds passed.
     static func entries(_ options: BenchOptions) throws {
-        let connection = try RawVarlinkConnection(path: try options.string("socket"))
+        let connection = try RawVarlinkConnection.bench(path: try options.string("socket"))
         let expected = try options.int("expect", 1_000)
         let timeout = try options.double("timeout", 60)
-        try connection.send(#"{"method":"\#(interface).Watch","more":true,"parameters":{}}"#)
+        try connection.sendRequest(#"{"method":"\#(interface).Watch","more":true,"parameters":{}}"#)
         let entryChanged = Array(#""event":"entryChanged""#.utf8)
         // The events are kept as they arrive and read after the last: decoding each one before reading the next
         // made a burst's later events wait in the socket for this client, and charged that to the daemon.
@@ -68,7 +69,7 @@ enum ControlMeasurements {
         arrived.reserveCapacity(expected)
         let started = Clock.monotonic()
         while arrived.count < expected, Clock.monotonic() - started < timeout {
-            guard let reply = try connection.receive(timeout: timeout) else { break }
+            guard let reply = try connection.nextReply(timeout: timeout) else { break }
             if reply.bytes.holds(entryChanged) { arrived.append((Array(reply.bytes), reply.wall)) }
         }
         var lateness: [Double] = []
@@ -97,7 +98,7 @@ enum ControlMeasurements {
     }
 
     private static func timeCalls(_ options: BenchOptions, _ request: String, _ label: String) throws {
-        let connection = try RawVarlinkConnection(path: try options.string("socket"))
+        let connection = try RawVarlinkConnection.bench(path: try options.string("socket"))
         let calls = try options.int("calls", 100)
         let warmup = try options.int("warmup", 5)
         let pause = try options.double("pause", 0)
@@ -105,7 +106,7 @@ enum ControlMeasurements {
         var size = 0
         for index in 0..<(warmup + calls) {
             let started = Clock.monotonic()
-            size = try connection.call(request).count
+            size = try connection.call(request: request).count
             let elapsed = Clock.monotonic() - started
             if index >= warmup { samples.append(elapsed) }
             if pause > 0 { usleep(UInt32(pause * 1e6)) }
