@@ -23,21 +23,13 @@ struct AddCommand: CheckedCommand {
 
     func checkArguments() throws {
         guard !kind.isEmpty else { throw ValidationError("--kind must not be empty") }
-        do {
-            _ = try ParameterAssignment.object(parameters)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try ParameterArguments.check(parameters)
     }
 
     func run() throws {
-        let values = (try? ParameterAssignment.object(parameters)) ?? [:]
-        let plainTexts = ParameterAssignment.plainTexts(parameters)
         try connection.run { client throws(ControlClientError) in
-            var typed = values
-            if !plainTexts.isEmpty {
-                typed = ParameterAssignment.typed(values, plainTexts: plainTexts,
-                                                  types: try KindParameterTypes.of(kind: kind, client))
+            let typed = try ParameterArguments.values(parameters) { () throws(ControlClientError) in
+                try KindParameterTypes.of(kind: kind, client)
             }
             let reply = try client.call(AddMethod.self, .init(kind: kind, family: family, parameters: typed))
             Console.print(json ? JSONOutput.document(reply) : reply.id)

@@ -19,21 +19,13 @@ struct ConfigureCommand: CheckedCommand {
 
     func checkArguments() throws {
         guard !parameters.isEmpty else { throw ValidationError("give at least one --param NAME=VALUE") }
-        do {
-            _ = try ParameterAssignment.object(parameters)
-        } catch {
-            throw ValidationError(error.description)
-        }
+        try ParameterArguments.check(parameters)
     }
 
     func run() throws {
-        let values = (try? ParameterAssignment.object(parameters)) ?? [:]
-        let plainTexts = ParameterAssignment.plainTexts(parameters)
         try connection.run { client throws(ControlClientError) in
-            var typed = values
-            if !plainTexts.isEmpty {
-                typed = ParameterAssignment.typed(values, plainTexts: plainTexts,
-                                                  types: try KindParameterTypes.of(widget: id, client))
+            let typed = try ParameterArguments.values(parameters) { () throws(ControlClientError) in
+                try KindParameterTypes.of(widget: id, client)
             }
             let reply = try client.call(ConfigureMethod.self, .init(id: id, parameters: typed))
             Console.print(json ? JSONOutput.document(reply) : Console.renderer().decision(reply.decision))
