@@ -77,7 +77,7 @@ static int child_main(void *argument) {
         fail(job, "setting its descriptor limit");
     }
     if (job->landlock_scope_fd >= 0 && syscall(SYS_landlock_restrict_self, job->landlock_scope_fd, 0) != 0) {
-        fail(job, "its Landlock signal scope");
+        fail(job, "its Landlock domain");
     }
     for (int target = 0; target < 3; target++) {
         if (syscall(SYS_dup3, job->child_fds[target], target, 0) != target) fail(job, "its standard descriptors");

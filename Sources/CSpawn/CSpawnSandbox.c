@@ -56,6 +56,11 @@ static uint64_t write_rights(int abi) {
 /// The rights that make sense on a file rather than a directory.
 static const uint64_t file_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE;
 
+/// What a run may do in its own directory beneath the run root: regular files only, made, written, truncated and
+/// removed. No directories, symbolic or hard links (REFER), pipes, sockets or devices.
+static const uint64_t run_directory_rights = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE |
+                                             LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_REMOVE_FILE;
+
 struct cspawn_sandbox {
     pthread_t thread;
     pthread_mutex_t mutex;
@@ -69,6 +74,14 @@ struct cspawn_sandbox {
     int filter_errno;
     // The ruleset every child restricts itself with (signal and abstract socket scope), or -1.
     int scope_fd;
+    // With a run root: the write rights the thread's domain handles, and the writable paths (O_PATH) with the rights
+    // granted beneath each, for the domain each child gets of its own (`job_ruleset`).
+    int has_run_root;
+    uint64_t handled;
+    int *writable_fds;
+    uint64_t *writable_rights;
+    size_t writable_fd_count;
+    const char *run_root;
 
     // Start-up: set by the thread once it is restricted (or failed).
     const char *const *writable;
@@ -93,34 +106,61 @@ static void append_job(cspawn_job **head, cspawn_job **tail, cspawn_job *job) {
     *tail = job;
 }
 
+/// Adds a rule granting `rights` beneath `fd` to `ruleset`; 0, or -1 with errno.
+static int add_beneath(int ruleset, int fd, uint64_t rights) {
+    struct landlock_path_beneath_attr rule;
+    memset(&rule, 0, sizeof rule);
+    rule.parent_fd = fd;
+    rule.allowed_access = rights;
+    return syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) == 0 ? 0 : -1;
+}
+
 /// Restricts the calling thread with a Landlock domain that handles `handled`, granted beneath the sandbox's writable
-/// paths; returns 0, or -1 with errno and *step set.
-static int restrict_writes(const struct cspawn_sandbox *sandbox, uint64_t handled, const char **step) {
+/// paths (and its run root, if it has one); returns 0, or -1 with errno and *step set. With a run root, the writable
+/// paths stay open (O_PATH) for the children's own domains.
+static int restrict_writes(struct cspawn_sandbox *sandbox, uint64_t handled, const char **step) {
     struct landlock_ruleset_attr attributes;
     memset(&attributes, 0, sizeof attributes);
     attributes.handled_access_fs = handled;
     *step = "landlock_create_ruleset";
     int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
     if (ruleset < 0) return -1;
-    for (size_t index = 0; index < sandbox->writable_count; index++) {
-        int fd = open(sandbox->writable[index], O_PATH | O_CLOEXEC);
+    sandbox->handled = handled;
+    if (sandbox->has_run_root) {
+        sandbox->writable_fds = calloc(sandbox->writable_count + 1, sizeof *sandbox->writable_fds);
+        sandbox->writable_rights = calloc(sandbox->writable_count + 1, sizeof *sandbox->writable_rights);
+        if (!sandbox->writable_fds || !sandbox->writable_rights) {
+            *step = "calloc";
+            close(ruleset);
+            errno = ENOMEM;
+            return -1;
+        }
+    }
+    size_t count = sandbox->writable_count + (sandbox->has_run_root ? 1 : 0);
+    for (size_t index = 0; index < count; index++) {
+        int is_run_root = index == sandbox->writable_count;
+        const char *path = is_run_root ? sandbox->run_root : sandbox->writable[index];
+        int fd = open(path, O_PATH | O_CLOEXEC);
         if (fd < 0) {
-            if (errno == ENOENT || errno == ENOTDIR) continue;
-            *step = "open (a writable path)";
+            if (!is_run_root && (errno == ENOENT || errno == ENOTDIR)) continue;
+            *step = is_run_root ? "open (the run root)" : "open (a writable path)";
             int saved = errno;
             close(ruleset);
             errno = saved;
             return -1;
         }
         struct stat status;
-        struct landlock_path_beneath_attr rule;
-        memset(&rule, 0, sizeof rule);
-        rule.parent_fd = fd;
-        rule.allowed_access = handled;
-        if (fstat(fd, &status) == 0 && !S_ISDIR(status.st_mode)) rule.allowed_access = handled & file_rights;
-        long added = syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
+        uint64_t rights = handled;
+        if (fstat(fd, &status) == 0 && !S_ISDIR(status.st_mode)) rights = handled & file_rights;
+        int added = add_beneath(ruleset, fd, rights);
         int saved = errno;
-        close(fd);
+        if (added == 0 && sandbox->has_run_root && !is_run_root) {
+            sandbox->writable_fds[sandbox->writable_fd_count] = fd;
+            sandbox->writable_rights[sandbox->writable_fd_count] = rights;
+            sandbox->writable_fd_count++;
+        } else {
+            close(fd);
+        }
         if (added != 0) {
             *step = "landlock_add_rule";
             close(ruleset);
@@ -141,6 +181,44 @@ static int make_scope_ruleset(void) {
     struct cspawn_landlock_scoped_ruleset_attr attributes = {
         .scoped = CSPAWN_LANDLOCK_SCOPE_SIGNAL | CSPAWN_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET};
     return (int)syscall(SYS_landlock_create_ruleset, &attributes, sizeof attributes, 0);
+}
+
+/// The domain a child of a sandbox with a run root restricts itself into: the thread's write rights handled again
+/// (and the scope, where the sandbox scopes its children), granted beneath the writable paths and the job's own
+/// directory only. Returns the ruleset, or -1 with errno and *step set.
+static int job_ruleset(const struct cspawn_sandbox *sandbox, const cspawn_job *job, const char **step) {
+    struct cspawn_landlock_scoped_ruleset_attr attributes = {.handled_access_fs = sandbox->handled};
+    size_t size = offsetof(struct cspawn_landlock_scoped_ruleset_attr, handled_access_net);
+    if (sandbox->scope_fd >= 0) {
+        attributes.scoped = CSPAWN_LANDLOCK_SCOPE_SIGNAL | CSPAWN_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+        size = sizeof attributes;
+    }
+    *step = "landlock_create_ruleset (the run's domain)";
+    int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attributes, size, 0);
+    if (ruleset < 0) return -1;
+    for (size_t index = 0; index < sandbox->writable_fd_count; index++) {
+        if (add_beneath(ruleset, sandbox->writable_fds[index], sandbox->writable_rights[index]) != 0) {
+            *step = "landlock_add_rule (the run's domain)";
+            int saved = errno;
+            close(ruleset);
+            errno = saved;
+            return -1;
+        }
+    }
+    if (job->writable_directory != NULL) {
+        *step = "open (the run's image directory)";
+        int fd = open(job->writable_directory, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int added = fd >= 0 ? add_beneath(ruleset, fd, run_directory_rights & sandbox->handled) : -1;
+        if (fd >= 0 && added != 0) *step = "landlock_add_rule (the run's image directory)";
+        int saved = errno;
+        if (fd >= 0) close(fd);
+        if (added != 0) {
+            close(ruleset);
+            errno = saved;
+            return -1;
+        }
+    }
+    return ruleset;
 }
 
 /// Restricts the calling thread: no_new_privs, the seccomp filter (always the process-tree part; the truncate and
@@ -180,6 +258,16 @@ static int restrict_self(struct cspawn_sandbox *sandbox, const char **step) {
         : filtered ? CSPAWN_SIGNAL_GUARD_SECCOMP : CSPAWN_SIGNAL_GUARD_NONE;
     if (sandbox->truncate_guard == CSPAWN_TRUNCATE_GUARD_LANDLOCK) handled |= LANDLOCK_ACCESS_FS_TRUNCATE;
     return restrict_writes(sandbox, handled, step);
+}
+
+/// Closes and frees the writable paths kept for the children's domains.
+static void release_writable_fds(struct cspawn_sandbox *sandbox) {
+    for (size_t index = 0; index < sandbox->writable_fd_count; index++) close(sandbox->writable_fds[index]);
+    free(sandbox->writable_fds);
+    free(sandbox->writable_rights);
+    sandbox->writable_fds = NULL;
+    sandbox->writable_rights = NULL;
+    sandbox->writable_fd_count = 0;
 }
 
 int cspawn_exit_poller_watch_pidfd(int poller, int pidfd, uint64_t tag) {
@@ -258,7 +346,24 @@ static void *sandbox_main(void *argument) {
         // The caller queues more while this one spawns.
         pthread_mutex_unlock(&sandbox->mutex);
         job->landlock_scope_fd = sandbox->scope_fd;
-        cspawn_job_run(job);
+        int ruleset = -1;
+        if (sandbox->has_run_root) {
+            // Never the thread's domain alone, which may write every run's directory: a child whose own domain cannot
+            // be made does not start.
+            const char *step = NULL;
+            ruleset = job_ruleset(sandbox, job, &step);
+            if (ruleset < 0) {
+                job->result = errno ? errno : EPERM;
+                job->failed_step = step;
+                job->pid = 0;
+                job->pidfd = -1;
+                cspawn_job_close_child_fds(job);
+            } else {
+                job->landlock_scope_fd = ruleset;
+            }
+        }
+        if (!sandbox->has_run_root || ruleset >= 0) cspawn_job_run(job);
+        if (ruleset >= 0) close(ruleset);
         pthread_mutex_lock(&sandbox->mutex);
         // Added to the poller under the lock: the caller, woken by the child's exit, takes the finished list under
         // it too, and so always finds this job there. A job the poller will not report needs the eventfd.
@@ -271,7 +376,7 @@ static void *sandbox_main(void *argument) {
     return NULL;
 }
 
-cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, int options,
+cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, const char *run_root, int options,
                                      const char **failed_step) {
     if (failed_step) *failed_step = NULL;
     int abi = cspawn_landlock_abi();
@@ -294,6 +399,8 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
     }
     sandbox->writable = writable;
     sandbox->writable_count = count;
+    sandbox->has_run_root = run_root != NULL;
+    sandbox->run_root = run_root;
     pthread_mutex_init(&sandbox->mutex, NULL);
     pthread_cond_init(&sandbox->changed, NULL);
     // Every signal blocked in the new thread: signals for the process stay with its other threads (the event loop
@@ -320,12 +427,14 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
     pthread_mutex_unlock(&sandbox->mutex);
     sandbox->writable = NULL;
     sandbox->writable_count = 0;
+    sandbox->run_root = NULL;
     if (step != NULL) {
         pthread_join(sandbox->thread, NULL);
         pthread_cond_destroy(&sandbox->changed);
         pthread_mutex_destroy(&sandbox->mutex);
         close(sandbox->event_fd);
         if (sandbox->scope_fd >= 0) close(sandbox->scope_fd);
+        release_writable_fds(sandbox);
         free(sandbox);
         if (failed_step) *failed_step = step;
         errno = start_errno;
@@ -393,5 +502,6 @@ void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
     pthread_mutex_destroy(&sandbox->mutex);
     close(sandbox->event_fd);
     if (sandbox->scope_fd >= 0) close(sandbox->scope_fd);
+    release_writable_fds(sandbox);
     free(sandbox);
 }

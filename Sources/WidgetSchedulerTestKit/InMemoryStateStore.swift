@@ -10,6 +10,7 @@ public final class InMemoryStateStore: StateStoring {
     public private(set) var history: [HistoryRecord] = []
     public private(set) var groups: [String: [String: GroupDataRecord]] = [:]
     public private(set) var meta: [String: String] = [:]
+    public private(set) var imageReferenceRows: [String: Set<String>] = [:]
     /// Batches applied, for tests that check writes are batched per turn.
     public private(set) var appliedBatches = 0
     /// Calls of `recordRunStarts(_:)`.
@@ -61,6 +62,7 @@ public final class InMemoryStateStore: StateStoring {
             widgets[id] = nil
             schedules[id] = nil
             timelines[id] = nil
+            imageReferenceRows[id] = nil
             history.removeAll { $0.widgetID == id }
         }
         for widget in batch.widgets.values { widgets[widget.id] = widget }
@@ -69,6 +71,9 @@ public final class InMemoryStateStore: StateStoring {
         }
         for timeline in batch.timelines.values where widgets[timeline.widgetID] != nil {
             timelines[timeline.widgetID] = timeline
+        }
+        for (id, hashes) in batch.imageReferences where widgets[id] != nil {
+            imageReferenceRows[id] = hashes.isEmpty ? nil : hashes
         }
         history += batch.history.filter { widgets[$0.widgetID] != nil }
         for (key, value) in batch.meta { meta[key] = value }
@@ -95,5 +100,9 @@ public final class InMemoryStateStore: StateStoring {
 
     public func groupValue(group: String, key: String) throws -> GroupDataRecord? {
         groups[group]?[key]
+    }
+
+    public func imageReferences() throws -> [String: Set<String>] {
+        imageReferenceRows
     }
 }

@@ -57,14 +57,36 @@ struct CompactEncodingTests {
 
     @Test func aVersionOneBlobIsReadWithNoDaemonDeaths() throws {
         var blob = [UInt8](Self.fullSchedule.encoded())
-        // Version 1 is version 2 without the death count at its end (8 bytes).
+        // Version 1 is version 3 without the death count and the image count at its end (8 bytes each).
         blob[0] = 1
-        blob.removeLast(8)
+        blob.removeLast(16)
         let decoded = try PersistedWidgetState(decoding: Data(blob))
         var expected = Self.fullSchedule.schedule
         expected.interruptedByDaemonDeaths = 0
         #expect(decoded.schedule == expected)
         #expect(decoded.currentContent == Self.fullSchedule.currentContent)
+    }
+
+    @Test func aVersionTwoBlobIsReadWithNoCurrentImages() throws {
+        var blob = [UInt8](Self.fullSchedule.encoded())
+        blob[0] = 2
+        blob.removeLast(8)
+        let decoded = try PersistedWidgetState(decoding: Data(blob))
+        #expect(decoded.schedule == Self.fullSchedule.schedule)
+        #expect(decoded.currentImages.isEmpty)
+    }
+
+    @Test func theCurrentEntrysImagesRoundTripAndADamagedOneIsRefused() throws {
+        var state = Self.fullSchedule
+        let image = EntryImage(sha256: String(repeating: "ab", count: 32), contentType: "image/webp", width: 2048,
+                               height: 1, byteCount: 2 << 20)
+        state.currentImages = ["cat.webp": image, "b.png": EntryImage(sha256: String(repeating: "0", count: 64),
+                                                                       contentType: "image/png", width: 1, height: 1,
+                                                                       byteCount: 33)]
+        #expect(try PersistedWidgetState(decoding: state.encoded()).currentImages == state.currentImages)
+        state.currentImages["bad.png"] = EntryImage(sha256: "ab", contentType: "image/png", width: 1, height: 1,
+                                                    byteCount: 33)
+        #expect(throws: StoredValueError.self) { try PersistedWidgetState(decoding: state.encoded()) }
     }
 
     @Test func aScheduleSavedAsJSONByAnEarlierVersionIsStillRead() throws {

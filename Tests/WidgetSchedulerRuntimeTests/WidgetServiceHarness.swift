@@ -14,6 +14,7 @@ final class WidgetServiceHarness {
     let timer = FakeWakeupTimer()
     let store: InMemoryStateStore
     let groupData: InMemoryGroupData
+    let images: InMemoryImageStore?
     let journal = RecordingLogHandler.Journal()
     let directory: URL
     var service: WidgetService
@@ -35,15 +36,16 @@ final class WidgetServiceHarness {
     /// A service over `store`, loaded as after a clean stop unless `afterDeath` (the daemon died).
     init(settings: SchedulerSettings = SchedulerSettings(maxConcurrentRuns: 4),
          store: InMemoryStateStore = InMemoryStateStore(), clock: ManualDaemonClock = ManualDaemonClock(),
-         afterDeath: Bool = false) throws {
+         afterDeath: Bool = false, images: InMemoryImageStore? = nil) throws {
         self.store = store
+        self.images = images
         self.clock = clock
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("ws-\(UUID().uuidString)")
         groupData = InMemoryGroupData(root: directory.appendingPathComponent("groups", isDirectory: true))
         service = WidgetService(
             options: WidgetService.Options(stateDirectory: directory, socketPath: "/run/test.socket"),
             settings: settings, manifests: ManifestSet(manifests: [Self.weather, Self.clockKind]),
-            clock: clock, launcher: launcher, timer: timer, store: store, groupData: groupData,
+            clock: clock, launcher: launcher, timer: timer, store: store, groupData: groupData, images: images,
             logger: RecordingLogHandler.logger(journal))
         try service.load(lastStopWasClean: !afterDeath)
     }

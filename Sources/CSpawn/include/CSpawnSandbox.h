@@ -38,9 +38,15 @@ typedef enum {
 /// only. Where Landlock scopes signals (ABI 6), every child it spawns then restricts itself into a domain of its own
 /// that scopes signals and abstract Unix sockets (`cspawn_job.landlock_scope_fd`).
 ///
+/// With a `run_root` (not NULL), the thread's domain also grants writing beneath it, and every child then restricts
+/// itself into a domain of its own (`cspawn_job.landlock_scope_fd`, made per job) that grants the writable paths again
+/// and, of everything beneath `run_root`, only its job's `writable_directory`, and there only making, writing,
+/// truncating and removing regular files (no directories, links, pipes, sockets or devices): so that one run cannot
+/// write another's directory, and a run without one writes none.
+///
 /// Returns NULL with errno set on failure, and `*failed_step` (if not NULL) names the step that failed, e.g.
 /// "landlock_restrict_self"; the thread is then gone.
-cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, int options,
+cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, const char *run_root, int options,
                                      const char **failed_step);
 
 /// The ABI version the sandbox was built with.
@@ -109,6 +115,8 @@ typedef struct cspawn_job {
     /// signals and abstract sockets (`cspawn_sandbox_signal_guard`), so that every child is a Landlock domain of its
     /// own. The job does not own it.
     int landlock_scope_fd;
+    /// A directory beneath the sandbox's run root this child alone may write files in (its run's images), or NULL.
+    const char *writable_directory;
     pid_t pid;
     /// 0, or the error number of the step that failed (`failed_step`): no child is left running then.
     int result;

@@ -39,16 +39,21 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
         public var reason: RunReason?
         /// The shared data directory of the manifest's group, if it has one: one file per key.
         public var dataDirectory: String?
+        /// For `timeline` and `snapshot`: a fresh, empty directory the provider may write image files in, which
+        /// entries then name (docs/provider-protocol.md, "Images"); absent when the daemon could not make one.
+        public var imageDirectory: String?
 
-        public init(now: Date, isPreview: Bool = false, reason: RunReason? = nil, dataDirectory: String? = nil) {
+        public init(now: Date, isPreview: Bool = false, reason: RunReason? = nil, dataDirectory: String? = nil,
+                    imageDirectory: String? = nil) {
             self.now = now
             self.isPreview = isPreview
             self.reason = reason
             self.dataDirectory = dataDirectory
+            self.imageDirectory = imageDirectory
         }
 
         enum CodingKeys: String, CodingKey {
-            case now, isPreview, reason, dataDirectory
+            case now, isPreview, reason, dataDirectory, imageDirectory
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -58,6 +63,7 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
             try container.encode(isPreview, forKey: .isPreview)
             try container.encodeIfPresent(reason, forKey: .reason)
             try container.encodeIfPresent(dataDirectory, forKey: .dataDirectory)
+            try container.encodeIfPresent(imageDirectory, forKey: .imageDirectory)
         }
     }
 
@@ -116,6 +122,11 @@ public struct ProviderRequest: Sendable, Hashable, Encodable {
         if let dataDirectory = context.dataDirectory {
             output.raw("\"dataDirectory\":")
             output.string(dataDirectory)
+            output.raw(",")
+        }
+        if let imageDirectory = context.imageDirectory {
+            output.raw("\"imageDirectory\":")
+            output.string(imageDirectory)
             output.raw(",")
         }
         output.raw(context.isPreview ? "\"isPreview\":true,\"now\":" : "\"isPreview\":false,\"now\":")

@@ -41,6 +41,9 @@ public struct ProcessSpec: Sendable, Equatable {
     /// child's exit is noticed through the end of its stdout (every writer gone), so a grandchild that holds stdout
     /// past the child's exit delays the notice until this moment; from then on a pidfd watches the exit itself.
     public var streamWatchDelay: Double
+    /// A directory the child alone may write files in, beneath the sandbox's run root (`ProviderSandbox.runRoot`):
+    /// its run's image directory. Without a sandbox with a run root, nothing changes.
+    public var writableDirectory: String?
 
     /// Creates a spec; the defaults are the protocol's limits.
     public init(
@@ -55,7 +58,8 @@ public struct ProcessSpec: Sendable, Equatable {
         stdoutLimit: Int = 1 << 20,
         stderrTailSize: Int = 4096,
         drainAfterExit: Double = 0.1,
-        streamWatchDelay: Double = 0.025
+        streamWatchDelay: Double = 0.025,
+        writableDirectory: String? = nil
     ) {
         self.argv = argv
         self.environment = environment
@@ -69,5 +73,6 @@ public struct ProcessSpec: Sendable, Equatable {
         self.stderrTailSize = stderrTailSize
         self.drainAfterExit = drainAfterExit
         self.streamWatchDelay = streamWatchDelay
+        self.writableDirectory = writableDirectory
     }
 }

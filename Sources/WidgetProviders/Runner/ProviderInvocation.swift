@@ -42,7 +42,8 @@ public struct ProviderInvocation: Sendable {
             timeout: manifest.timeout,
             grace: grace,
             memoryMax: UInt64(max(0, manifest.memoryMax)),
-            tasksMax: manifest.tasksMax
+            tasksMax: manifest.tasksMax,
+            writableDirectory: request.context.imageDirectory
         )
     }
 

@@ -40,6 +40,9 @@ public final class ProviderSandbox {
 
     /// The paths beneath which providers may write.
     public let writablePaths: [String]
+    /// The directory beneath which each run may write its own directory alone (`ProcessSpec.writableDirectory`),
+    /// if any: where the daemon makes its runs' image directories.
+    public let runRoot: String?
     /// The kernel's Landlock ABI version the rules were made with.
     public let abi: Int
     /// What keeps providers from truncating files beyond the writable paths.
@@ -62,18 +65,25 @@ public final class ProviderSandbox {
     }
 
     /// Starts the sandbox thread, restricted to writing beneath `writablePaths` (those that do not exist are skipped).
-    public convenience init(writablePaths: [String] = ProviderSandbox.defaultWritablePaths) throws(Unavailable) {
-        try self.init(writablePaths: writablePaths, preferringSeccompFor: [])
+    public convenience init(writablePaths: [String] = ProviderSandbox.defaultWritablePaths,
+                            runRoot: String? = nil) throws(Unavailable) {
+        try self.init(writablePaths: writablePaths, runRoot: runRoot, preferringSeccompFor: [])
     }
 
     /// As `init(writablePaths:)`, with the seccomp filter for the guards in `preference` even where Landlock has
-    /// the right or the scope.
-    public init(writablePaths: [String], preferringSeccompFor preference: SeccompPreference) throws(Unavailable) {
+    /// the right or the scope. With a `runRoot` (an existing directory), each run may write beneath it only in its
+    /// own `ProcessSpec.writableDirectory`, and only regular files there (`cspawn_sandbox_start`).
+    public init(writablePaths: [String], runRoot: String? = nil,
+                preferringSeccompFor preference: SeccompPreference) throws(Unavailable) {
         var step: UnsafePointer<CChar>?
         let paths = writablePaths.map { strdup($0) }
-        defer { paths.forEach { free($0) } }
+        let root = runRoot.flatMap { strdup($0) }
+        defer {
+            paths.forEach { free($0) }
+            free(root)
+        }
         let made = paths.map { UnsafePointer($0) }.withUnsafeBufferPointer {
-            cspawn_sandbox_start($0.baseAddress, $0.count, preference.rawValue, &step)
+            cspawn_sandbox_start($0.baseAddress, $0.count, root.map { UnsafePointer($0) }, preference.rawValue, &step)
         }
         guard let made else {
             throw Unavailable(step: step.map { String(cString: $0) } ?? "cspawn_sandbox_start", errno: errno)
@@ -84,6 +94,7 @@ public final class ProviderSandbox {
         signalGuard = SignalGuard(cspawn_sandbox_signal_guard(made))
         filterErrno = cspawn_sandbox_filter_errno(made)
         self.writablePaths = writablePaths
+        self.runRoot = runRoot
     }
 
     deinit {

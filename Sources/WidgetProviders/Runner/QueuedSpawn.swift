@@ -13,21 +13,27 @@ final class QueuedSpawn {
     let job = UnsafeMutablePointer<cspawn_job>.allocate(capacity: 1)
     // Shared, read-only, kept alive until the spawn is done.
     private let program: SpawnProgram
+    /// The job's `writable_directory`, owned here.
+    private let writableDirectory: UnsafeMutablePointer<CChar>?
 
     /// Prepares the spawn of `program` (in its working directory), and if given `dataLimit` as its RLIMIT_DATA and
     /// `descriptorLimit` as its RLIMIT_NOFILE. The job owns `childEnds` from now on and closes them once the child has
     /// its copies, even if the spawn fails or never runs. With an `exitPoller` (not -1), the child's exit is watched
     /// there with `tag`: through `outputEnd`, the parent's end of its stdout, or else through a pidfd. The child joins
     /// the cgroup whose `cgroup.procs` is `cgroupProcs` (-1 for none) and becomes a subreaper if `subreaper` says so,
-    /// before it execs.
+    /// before it execs. Spawned by a sandbox with a run root, it may write in `writableDirectory` alone beneath it.
     init(program: SpawnProgram, dataLimit: UInt64?, descriptorLimit: rlimit?, childEnds: (Int32, Int32, Int32),
-         outputEnd: Int32, exitPoller: Int32, tag: UInt64, cgroupProcs: Int32 = -1, subreaper: Bool = true) {
+         outputEnd: Int32, exitPoller: Int32, tag: UInt64, cgroupProcs: Int32 = -1, subreaper: Bool = true,
+         writableDirectory: String? = nil) {
         self.program = program
+        self.writableDirectory = writableDirectory.flatMap { strdup($0) }
         job.initialize(to: cspawn_job(path: program.path, argv: program.arguments, envp: program.variables,
                                       working_directory: program.workingDirectory, child_fds: childEnds,
                                       output_fd: outputEnd, data_limit: dataLimit ?? 0,
                                       descriptor_limit: descriptorLimit ?? rlimit(), cgroup_procs_fd: cgroupProcs,
-                                      subreaper: subreaper ? 1 : 0, landlock_scope_fd: -1, pid: 0, result: 0,
+                                      subreaper: subreaper ? 1 : 0, landlock_scope_fd: -1,
+                                      writable_directory: self.writableDirectory.map { UnsafePointer($0) }, pid: 0,
+                                      result: 0,
                                       failed_step: nil, pidfd: -1, pidfd_errno: 0, exit_poller: exitPoller, tag: tag,
                                       poller_errno: 0, report_when_done: 0, done: 0, owner: nil, next: nil))
     }
@@ -39,6 +45,7 @@ final class QueuedSpawn {
             for end in ends.bindMemory(to: Int32.self) where end >= 0 { close(end) }
         }
         job.deallocate()
+        free(writableDirectory)
     }
 
     /// Spawns on the calling thread, blocking until the child has exec'd, then closes the child's pipe ends and

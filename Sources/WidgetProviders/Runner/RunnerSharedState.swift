@@ -77,9 +77,11 @@ final class RunnerSharedState {
     }
 
     /// The spawn of `program` with `stdio` as descriptors 0–2 in `workingDirectory`, its program from the cache, in a
-    /// cgroup of its own with `dataLimit` and `tasksMax` where runs get one.
+    /// cgroup of its own with `dataLimit` and `tasksMax` where runs get one, writing `writableDirectory` where the
+    /// sandbox has a run root.
     func spawn(of program: SpawnProgram.Key, stdio: (Int32, Int32, Int32), outputEnd: Int32,
-               workingDirectory: String?, dataLimit: UInt64?, tasksMax: Int?, tag: UInt64) -> QueuedSpawn {
+               workingDirectory: String?, dataLimit: UInt64?, tasksMax: Int?, tag: UInt64,
+               writableDirectory: String? = nil) -> QueuedSpawn {
         var key = program
         key.workingDirectory = workingDirectory
         let built = programs.value(for: key) { SpawnProgram($0) }
@@ -95,7 +97,7 @@ final class RunnerSharedState {
         }
         return QueuedSpawn(program: built, dataLimit: dataLimit, descriptorLimit: childDescriptorLimit,
                            childEnds: stdio, outputEnd: outputEnd, exitPoller: exitPoller, tag: tag,
-                           cgroupProcs: cgroupProcs)
+                           cgroupProcs: cgroupProcs, writableDirectory: writableDirectory)
     }
 
     /// The cgroup of live run `tag`, if it has one.

@@ -92,7 +92,8 @@ extension RunningProcess {
         let spawn = shared.spawn(
             of: SpawnProgram.Key(path: path, argv: spec.argv, environment: spec.environment),
             stdio: (input[0], output[1], errors[1]), outputEnd: output[0],
-            workingDirectory: spec.workingDirectory, dataLimit: spec.memoryMax, tasksMax: spec.tasksMax, tag: tag)
+            workingDirectory: spec.workingDirectory, dataLimit: spec.memoryMax, tasksMax: spec.tasksMax, tag: tag,
+            writableDirectory: spec.writableDirectory)
         stdoutFD = output[0]
         stderrFD = errors[0]
         return .success(spawn)

@@ -118,7 +118,7 @@ public final class Daemon {
     /// The provider sandbox the configuration asks for. Without Landlock (an old kernel, or one booted without it)
     /// providers run unsandboxed and the journal says so at every start: the unit's own hardening still holds, but the
     /// state directory is then writable to them.
-    func makeSandbox() throws -> ProviderSandbox? {
+    func makeSandbox(runRoot: String?) throws -> ProviderSandbox? {
         let settings: DaemonConfiguration.ProviderSandboxSettings
         do {
             settings = try DaemonConfiguration.loadSandbox(path: options.configPath)
@@ -133,7 +133,7 @@ public final class Daemon {
             return nil
         }
         do {
-            let sandbox = try ProviderSandbox(writablePaths: settings.writablePaths,
+            let sandbox = try ProviderSandbox(writablePaths: settings.writablePaths, runRoot: runRoot,
                                               preferringSeccompFor: testSeccompPreference)
             let paths = settings.writablePaths.joined(separator: ", ")
             let line = "providers may write only beneath \(paths) "
@@ -319,7 +319,18 @@ public final class Daemon {
         if let recovery = store.runStartRecovery { logger.warning("\(recovery)") }
         self.store = store
         Self.logLatencySlice(ThreadScheduling.requestLatencySlice(), to: logger)
-        let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop), sandbox: try makeSandbox())
+        let images = ImageStore(stateDirectory: stateURL)
+        var imagesReady = true
+        do {
+            try images.prepare()
+        } catch {
+            imagesReady = false
+            let text = "cannot make the image directories in \(stateURL.path) (\(error)); runs get no image "
+                + "directory, and entries no images"
+            logger.warning("\(text)")
+        }
+        let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop),
+                                    sandbox: try makeSandbox(runRoot: imagesReady ? images.runsDirectory.path : nil))
         self.runner = runner
         useCgroups(on: runner)
         do {
@@ -340,7 +351,7 @@ public final class Daemon {
             options: WidgetService.Options(stateDirectory: stateURL,
                                            socketPath: activated.isEmpty ? socketPath : "(socket activation)"),
             settings: settings, manifests: manifests, clock: clock, launcher: SpawningLauncher(runner: runner),
-            timer: timer, store: store, logger: logger)
+            timer: timer, store: store, images: imagesReady ? images : nil, logger: logger)
         serviceRef = service
         self.service = service
         // Taken away before anything runs: a death from here on is not a clean stop.

@@ -16,6 +16,8 @@ struct ManagedWidget {
     /// can be sent to watchers as it is. Content read back from the store is parsed first: a damaged file must not
     /// put broken JSON on the stream.
     var currentContentIsDecoded = false
+    /// The images the current entry's content names, by file name.
+    var currentImages: [String: EntryImage] = [:]
 
     var record: WidgetRecord {
         WidgetRecord(id: id, kind: kind, family: family, configuration: JSONValue.object(configuration).jsonText(),

@@ -1,11 +1,13 @@
 import Foundation
+import WidgetProtocol
 import WidgetSchedulerCore
 
 /// What the daemon saves per widget in the schedule blob: the core's state without its timeline (saved apart, with
 /// its outline), the last run's facts for `list`, and the content of the entry hosts show now.
 ///
-/// The blob is the compact binary encoding (`CompactWriter`), first byte its version: 2, which ends with the count
-/// of daemon deaths the widget's runs were in flight at; 1, without it (read as 0). Blobs written before it are
+/// The blob is the compact binary encoding (`CompactWriter`), first byte its version: 3, which ends with the images
+/// of the current entry; 2, without them (read as none), which ends with the count of daemon deaths the widget's runs
+/// were in flight at; 1, without it (read as 0). Blobs written before it are
 /// JSON (first byte `{`) and are still read. The pending run's due-time tag carries whether that run is already paid
 /// for (bit 1, `paidTag`): blobs written before the flag have the tag 0 or 1 and are read as not paid.
 struct PersistedWidgetState {
@@ -21,8 +23,10 @@ struct PersistedWidgetState {
     /// The current entry's content as JSON text. The scheduler keeps only entry dates; this may belong to an older
     /// timeline than the stored one (until the new one's first date).
     var currentContent: String?
+    /// The images the current entry's content names, by file name.
+    var currentImages: [String: EntryImage] = [:]
 
-    static let compactVersion: UInt8 = 2
+    static let compactVersion: UInt8 = 3
     /// Set in the pending run's due-time tag (0 monotonic, 1 wall) when the run is already paid for.
     static let paidTag: UInt8 = 2
 
@@ -68,6 +72,16 @@ struct PersistedWidgetState {
         }
         writer.optional(currentContent) { $0.string($1) }
         writer.int(schedule.interruptedByDaemonDeaths)
+        writer.int(currentImages.count)
+        for name in currentImages.keys.sorted() {
+            guard let image = currentImages[name] else { continue }
+            writer.string(name)
+            writer.string(image.sha256)
+            writer.string(image.contentType)
+            writer.int(image.width)
+            writer.int(image.height)
+            writer.int(image.byteCount)
+        }
         return writer.data
     }
 
@@ -117,6 +131,10 @@ struct PersistedWidgetState {
                                    expected: SupportedRange.scoresDescription)
         }
         if let run = lastRun { _ = try StoredValueError.date(run.startedAt, "lastRun.startedAt") }
+        for (name, image) in currentImages where !image.isPlausible {
+            throw StoredValueError(field: "currentImages.\(name)", value: "\(image)",
+                                   expected: "an image as the daemon stores one")
+        }
         let deaths = schedule.interruptedByDaemonDeaths
         guard (0...Self.maximumStoredFailures).contains(deaths) else {
             throw StoredValueError(field: "interruptedByDaemonDeaths", value: "\(deaths)",
@@ -127,7 +145,7 @@ struct PersistedWidgetState {
     private static func decodingCompact(_ data: Data) throws -> PersistedWidgetState {
         var reader = CompactReader(data)
         let version = try reader.u8()
-        guard version == 1 || version == Self.compactVersion else {
+        guard (1...Self.compactVersion).contains(version) else {
             throw CompactReader.Malformed(offset: 0, reason: "unknown schedule version \(version)")
         }
         var schedule = WidgetSchedule(id: try reader.string(), kind: try reader.string(),
@@ -162,16 +180,33 @@ struct PersistedWidgetState {
         }
         let currentContent = try reader.optional { try $0.string() }
         if version >= 2 { schedule.interruptedByDaemonDeaths = try reader.int() }
+        var currentImages: [String: EntryImage] = [:]
+        if version >= 3 {
+            let count = try reader.int()
+            // Each image takes at least six bytes: a count past what is left is damage, not a reason to loop.
+            guard count >= 0, count <= reader.remaining else {
+                throw CompactReader.Malformed(offset: reader.offset, reason: "\(count) current images")
+            }
+            for _ in 0..<count {
+                let name = try reader.string()
+                currentImages[name] = EntryImage(sha256: try reader.string(), contentType: try reader.string(),
+                                                 width: try reader.int(), height: try reader.int(),
+                                                 byteCount: try reader.int())
+            }
+        }
         guard reader.isAtEnd else {
             throw CompactReader.Malformed(offset: reader.offset, reason: "trailing bytes after the schedule")
         }
-        return PersistedWidgetState(schedule: schedule, lastRun: lastRun, currentContent: currentContent)
+        return PersistedWidgetState(schedule: schedule, lastRun: lastRun, currentContent: currentContent,
+                                    currentImages: currentImages)
     }
 
-    init(schedule: WidgetSchedule, lastRun: LastRun?, currentContent: String?) {
+    init(schedule: WidgetSchedule, lastRun: LastRun?, currentContent: String?,
+         currentImages: [String: EntryImage] = [:]) {
         self.schedule = schedule
         self.lastRun = lastRun
         self.currentContent = currentContent
+        self.currentImages = currentImages
     }
 
     /// The JSON of earlier versions, whose current entry carried its content inside the schedule.

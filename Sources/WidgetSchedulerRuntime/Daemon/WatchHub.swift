@@ -45,13 +45,16 @@ final class WatchHub {
 
     /// A widget's new current entry. Content this process decoded (`isDecoded`) is sent as it is; other content is
     /// parsed first, and sent as null if it does not parse.
-    func entryChanged(widget: String, kind: String, date: Date, content: String?, isDecoded: Bool) {
+    func entryChanged(widget: String, kind: String, date: Date, content: String?, isDecoded: Bool,
+                      images: [String: EntryImage] = [:]) {
         guard !watchers.isEmpty else { return }
+        let images = images.isEmpty ? nil : images
         if isDecoded, let content {
-            broadcast(.entryChanged(widget: widget, kind: kind, date: date, canonicalContent: content))
+            broadcast(.entryChanged(widget: widget, kind: kind, date: date, canonicalContent: content,
+                                    images: images))
         } else {
             broadcast(.entryChanged(widget: widget, kind: kind, date: date,
-                                    content: content.flatMap(JSONValue.init(jsonText:)) ?? .null))
+                                    content: content.flatMap(JSONValue.init(jsonText:)) ?? .null, images: images))
         }
     }
 }

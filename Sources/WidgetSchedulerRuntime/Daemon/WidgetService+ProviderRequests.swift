@@ -50,15 +50,21 @@ extension WidgetService {
                      metadata: [JournalField.widgetKind: "\(key.kind)"])
     }
 
-    /// Launches the run the scheduler started for `key`.
+    /// Launches the run the scheduler started for `key`; a snapshot gets an image directory, made now rather than
+    /// per caller, as callers asking the same share the run.
     func launchProviderRequest(_ key: ProviderRequestKey) {
-        guard let run = providerRequestRuns[key] else {
+        guard var run = providerRequestRuns[key] else {
             // No one waits for it (cannot happen: a start follows its decision); its slot is freed at once.
             followUps.append(.providerRequestFinished(key))
             return
         }
+        if run.invocation.request.request == .snapshot {
+            run.invocation.request.context.imageDirectory = makeImageDirectory(for: "a preview of \(key.kind)")
+        }
+        let imageDirectory = run.invocation.request.context.imageDirectory
         let handle = launcher.launch(run.invocation) { [weak self] result, _ in
-            self?.providerRequestEnded(key, result: result)
+            guard let self else { return }
+            providerRequestEnded(key, result: imageDirectory.map { takeImages(of: result, from: $0) } ?? result)
         }
         providerRequestRuns[key]?.handle = handle
     }

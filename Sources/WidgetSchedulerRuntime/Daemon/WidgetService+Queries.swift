@@ -40,7 +40,8 @@ extension WidgetService {
             tokens: Self.rounded(scheduler.tokens(of: id, at: now) ?? 0),
             currentEntry: schedule.currentEntry.map {
                 WidgetSummary.CurrentEntry(date: $0.date,
-                                           content: widget.currentContent.flatMap(JSONValue.init(jsonText:)) ?? .null)
+                                           content: widget.currentContent.flatMap(JSONValue.init(jsonText:)) ?? .null,
+                                           images: widget.currentImages.isEmpty ? nil : widget.currentImages)
             })
     }
 
@@ -106,34 +107,13 @@ extension WidgetService {
                 date: entry.date,
                 relevance: entry.relevance.map { TimelineMethod.Relevance(score: $0.score, duration: $0.duration) },
                 content: JSONValue(jsonText: entry.content) ?? .null,
-                current: entry.date == current?.date && entry.relevance == current?.relevance)
+                current: entry.date == current?.date && entry.relevance == current?.relevance,
+                images: entry.images.isEmpty ? nil : entry.images)
         }
         return TimelineMethod.Reply(widget: id, kind: widget.kind, family: widget.family, policy: policy,
                                     entries: entries,
                                     nextReload: plan.map { now.wall(atMonotonic: $0.at) },
                                     nextReason: plan?.reason.rawValue)
-    }
-
-    /// An image an entry of `widget` (or a kept preview of `kind`) names, with its bytes. Until the daemon stores
-    /// images, no entry names one: every well-formed call is `NoSuchImage`.
-    public func image(_ parameters: ImageMethod.Parameters) throws(ControlError) -> ImageMethod.Reply {
-        let sha256 = parameters.sha256
-        let missing: ControlError
-        switch (parameters.widget, parameters.kind) {
-        case (let widget?, nil):
-            guard widgets[widget] != nil else { throw .unknownWidget(widget) }
-            missing = .noSuchImage(widget: widget, sha256: sha256)
-        case (nil, let kind?):
-            guard manifests.widgetKind(kind) != nil else { throw .unknownKind(kind) }
-            missing = .noSuchImage(kind: kind, sha256: sha256)
-        default:
-            throw .invalidParameter("widget", reason: "give exactly one of widget and kind")
-        }
-        guard ImageMethod.isSHA256(sha256) else {
-            throw .invalidParameter("sha256", reason: "must be a SHA-256 as an entry's images give it: 64 lowercase "
-                + "hexadecimal digits")
-        }
-        throw missing
     }
 
     /// The refresh ledger of one widget, of a kind, or of every widget.

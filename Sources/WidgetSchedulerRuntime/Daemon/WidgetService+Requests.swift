@@ -207,6 +207,7 @@ extension WidgetService {
         logger.info("\(id): removed", metadata: metadata(id))
         widgets[id] = nil
         state.forget(id)
+        forgetImages(of: id)
         handle(.widgetRemoved(id: id))
     }
 
@@ -337,8 +338,10 @@ extension WidgetService {
             switch result {
             case .success(.entry(let entry), _):
                 let content = JSONValue(jsonText: entry.content) ?? .null
+                self.keepPreview(of: kind, question: question, images: entry.images)
                 completion(.success(SnapshotMethod.Reply(
-                    family: family, entry: WidgetSummary.CurrentEntry(date: entry.date, content: content))))
+                    family: family, entry: WidgetSummary.CurrentEntry(
+                        date: entry.date, content: content, images: entry.images.isEmpty ? nil : entry.images))))
             case .success:
                 completion(.failure(.providerFailed(kind: kind, reason: RunFailureReason.invalid.rawValue,
                                                    detail: "the provider did not answer with an entry")))

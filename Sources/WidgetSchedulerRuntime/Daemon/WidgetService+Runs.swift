@@ -50,10 +50,14 @@ extension WidgetService {
             widget: ProviderRequest.Widget(id: id, family: widgets[position: position].family,
                                            configuration: widgets[position: position].configuration),
             context: ProviderRequest.Context(now: now.wall, isPreview: false, reason: reason,
-                                             dataDirectory: manifest.group.map(groupData.directory(of:))))
+                                             dataDirectory: manifest.group.map(groupData.directory(of:)),
+                                             imageDirectory: makeImageDirectory(for: id)))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
+        let imageDirectory = request.context.imageDirectory
         let handle = launcher.launch(invocation) { [weak self] result, stats in
-            self?.finishRun(id, reason: reason, result: result, stats: stats, deferred: false)
+            guard let self else { return }
+            let taken = imageDirectory.map { takeImages(of: result, from: $0) } ?? result
+            finishRun(id, reason: reason, result: taken, stats: stats, deferred: false)
         }
         running[id] = handle
         return LaunchedRun(id: id, kind: kind, reason: reason, handle: handle)
@@ -88,6 +92,8 @@ extension WidgetService {
         case .success(.timeline(let timeline), _):
             outcome = .success(timeline)
             state.received(timeline, for: id, at: now.wall)
+            timelineImageHashes[id] = Self.hashes(of: timeline.entries)
+            updateImageReferences(of: id)
         case .success:
             outcome = .failure(reason: .invalid, detail: "the provider did not answer with a timeline")
         case .failure(let failure):

@@ -41,6 +41,16 @@ public final class WidgetService {
     let state: StatePersistence
     let reporter: RunReporter
     let hub = WatchHub()
+    /// The image files (`WidgetService+Images`); nil: runs get no image directory, and entries no images.
+    let images: ImageStoring?
+    /// Who refers to which stored image: widgets' stored entries and kinds' kept previews.
+    var imageReferences = ImageReferences()
+    /// The hashes of the images of each widget's newest timeline (its current entry's are in `ManagedWidget`).
+    var timelineImageHashes: [String: Set<String>] = [:]
+    /// Images no one refers to any more, removed once the state that no longer names them is committed.
+    var releasedImages: Set<String> = []
+    /// The previews whose images are kept, per kind.
+    var keptPreviews = KeptPreviews()
 
     var widgets = DenseTable<ManagedWidget>()
     var running: [String: ProviderRunHandle] = [:]
@@ -63,8 +73,9 @@ public final class WidgetService {
     public init(
         options: Options, settings: SchedulerSettings, manifests: ManifestSet, clock: DaemonClock,
         launcher: ProviderLauncher, timer: WakeupTimer, store: StateStoring, groupData: GroupDataStoring? = nil,
-        logger: Logger
+        images: ImageStoring? = nil, logger: Logger
     ) {
+        self.images = images
         self.options = options
         self.scheduler = Scheduler(settings: settings)
         self.manifests = manifests
@@ -98,6 +109,7 @@ public final class WidgetService {
         })
         nextWidgetNumber = max(nextWidgetNumber, restored.nextWidgetNumber)
         createGroupDirectories()
+        restoreImageReferences()
         _ = handle(.tick)
     }
 
@@ -113,6 +125,7 @@ public final class WidgetService {
         let now = clock.now()
         state.flush(at: now, nextWidgetNumber: nextWidgetNumber, isWidget: { widgets[$0] != nil },
                     scheduleRecord: { scheduleRecord($0, at: now) })
+        removeReleasedImages()
         // The status line says whether the service is degraded.
         if state.health.isDegraded != wasDegraded { revision &+= 1 }
     }
@@ -146,7 +159,8 @@ public final class WidgetService {
         guard let widget = widgets[id], var schedule = scheduler.widgets[id] else { return nil }
         schedule.timeline = nil
         let data = PersistedWidgetState(schedule: schedule, lastRun: widget.lastRun,
-                                        currentContent: widget.currentContent).encoded()
+                                        currentContent: widget.currentContent,
+                                        currentImages: widget.currentImages).encoded()
         let next = scheduler.plannedRun(for: id, at: now).map { now.wall(atMonotonic: $0.at) }
         return WidgetScheduleRecord(widgetID: id, state: data, nextDue: next, quarantined: schedule.quarantined)
     }
@@ -234,11 +248,15 @@ public final class WidgetService {
             case .entryChanged(let id, let entry):
                 guard let position = widgets.position(forKey: id) else { break }
                 let fresh = state.freshTimelines[id]?.timeline
-                let content = (fresh ?? stored[id])?.entries.first { $0.date == entry.date }?.content
-                widgets.modify(at: position) { widget in
-                    widget.currentContent = content
+                let current = (fresh ?? stored[id])?.entries.first { $0.date == entry.date }
+                let imagesChanged = widgets.modify(at: position) { widget in
+                    widget.currentContent = current?.content
                     widget.currentContentIsDecoded = fresh != nil
+                    let images = current?.images ?? [:]
+                    defer { widget.currentImages = images }
+                    return images != widget.currentImages
                 }
+                if imagesChanged { updateImageReferences(of: id) }
             case .stateChanged(let id):
                 persistOnce(id)
             case .providerRequestDecided(let caller, let key, let admission):
@@ -307,7 +325,8 @@ public final class WidgetService {
         guard !hub.isEmpty else { return }
         hub.entryChanged(widget: id, kind: widgets[position: position].kind, date: entry.date,
                          content: widgets[position: position].currentContent,
-                         isDecoded: widgets[position: position].currentContentIsDecoded)
+                         isDecoded: widgets[position: position].currentContentIsDecoded,
+                         images: widgets[position: position].currentImages)
     }
 
     // MARK: - Watchers

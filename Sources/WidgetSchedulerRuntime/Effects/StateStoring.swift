@@ -20,6 +20,8 @@ public protocol StateStoring: AnyObject {
     func history(widgetID: String, since: Date) throws -> [HistoryRecord]
     func groupData(group: String) throws -> [GroupDataRecord]
     func groupValue(group: String, key: String) throws -> GroupDataRecord?
+    /// The hashes of the images each widget's stored entries refer to, by widget id (`StateBatch.imageReferences`).
+    func imageReferences() throws -> [String: Set<String>]
 }
 
 extension StateStore: StateStoring {}

@@ -19,6 +19,8 @@ struct CompactReader {
     }
 
     var isAtEnd: Bool { offset == bytes.count }
+    /// How many bytes are left to read.
+    var remaining: Int { bytes.count - offset }
 
     private mutating func take(_ count: Int) throws -> ArraySlice<UInt8> {
         guard count >= 0, bytes.count - offset >= count else {

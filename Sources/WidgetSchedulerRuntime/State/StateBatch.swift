@@ -31,6 +31,8 @@ public struct StateBatch: Sendable {
     public private(set) var groupData: [GroupDataKey: GroupDataRecord?] = [:]
     /// Meta values to write, or to delete where the value is nil.
     public private(set) var meta: [String: String?] = [:]
+    /// The hashes of the images each widget's stored entries refer to, replacing its earlier ones, by widget id.
+    public private(set) var imageReferences: [String: Set<String>] = [:]
 
     public init() {}
 
@@ -53,6 +55,7 @@ public struct StateBatch: Sendable {
     public var isEmpty: Bool {
         deletedWidgetIDs.isEmpty && widgets.isEmpty && schedules.isEmpty && timelines.isEmpty
             && currentEntryIndexes.isEmpty && history.isEmpty && groupData.isEmpty && meta.isEmpty
+            && imageReferences.isEmpty
     }
 
     /// Inserts the widget, or replaces its kind, family, configuration and added date.
@@ -67,7 +70,14 @@ public struct StateBatch: Sendable {
         schedules[id] = nil
         timelines[id] = nil
         currentEntryIndexes[id] = nil
+        imageReferences[id] = nil
         history.removeAll { $0.widgetID == id }
+    }
+
+    /// Replaces the hashes of the images the widget's stored entries refer to. The widget must exist in the store or
+    /// in this batch; deleting it deletes them.
+    public mutating func setImageReferences(_ hashes: Set<String>, widgetID: String) {
+        imageReferences[widgetID] = hashes
     }
 
     /// Inserts or replaces the widget's scheduler state. The widget must exist in the store or in this batch.

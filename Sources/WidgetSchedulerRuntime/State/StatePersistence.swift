@@ -115,7 +115,8 @@ final class StatePersistence {
             }
             restore(ManagedWidget(id: record.id, kind: record.kind, family: record.family,
                                   configuration: configuration, addedAt: record.addedAt,
-                                  lastRun: persisted?.lastRun, currentContent: persisted?.currentContent),
+                                  lastRun: persisted?.lastRun, currentContent: persisted?.currentContent,
+                                  currentImages: persisted?.currentImages ?? [:]),
                     schedule)
             if let number = Int(record.id.dropFirst()), number >= 0, number < Self.widgetNumbers.upperBound {
                 nextWidgetNumber = max(nextWidgetNumber, number + 1)

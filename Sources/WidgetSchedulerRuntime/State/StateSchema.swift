@@ -68,6 +68,18 @@ enum StateSchema {
         migrator.registerMigration("v3-history-runs") { db in
             try db.execute(sql: "ALTER TABLE history ADD COLUMN runs INTEGER NOT NULL DEFAULT 1 CHECK (runs >= 1)")
         }
+        // The images each widget's stored entries (its timeline, its current entry) refer to, by hash: the start-up
+        // sweep keeps exactly these files of the image store, without reading every timeline.
+        migrator.registerMigration("v4-image-references") { db in
+            try db.execute(sql: """
+                CREATE TABLE image_reference (
+                    widgetID TEXT NOT NULL REFERENCES widget(id) ON DELETE CASCADE,
+                    sha256 TEXT NOT NULL,
+                    PRIMARY KEY (widgetID, sha256)
+                ) WITHOUT ROWID;
+                CREATE INDEX image_reference_sha256 ON image_reference(sha256);
+                """)
+        }
         return migrator
     }
 }

@@ -159,6 +159,20 @@ extension StateStore {
     }
 
     /// One value of `group`, or nil if it was never written or was deleted.
+    /// The hashes of the images each widget's stored entries refer to, by widget id.
+    public func imageReferences() throws -> [String: Set<String>] {
+        try databaseQueue.read { db in
+            var references: [String: Set<String>] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT widgetID, sha256 FROM image_reference")
+            while let row = try rows.next() {
+                let widgetID: String = try row.decode(atIndex: 0)
+                let hash: String = try row.decode(atIndex: 1)
+                references[widgetID, default: []].insert(hash)
+            }
+            return references
+        }
+    }
+
     public func groupValue(group: String, key: String) throws -> GroupDataRecord? {
         try databaseQueue.read { db in
             try Row.fetchOne(

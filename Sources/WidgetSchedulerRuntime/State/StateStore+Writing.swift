@@ -30,6 +30,7 @@ extension StateStore {
             try upsertSchedules(batch.schedules.values, db)
             try upsertTimelines(batch.timelines.values, db)
             try updateCurrentEntryIndexes(batch.currentEntryIndexes, db)
+            try replaceImageReferences(batch.imageReferences, db)
             try appendHistory(batch.history, db)
             try writeGroupData(batch.groupData, db)
             try writeMeta(batch.meta, db)
@@ -44,6 +45,20 @@ extension StateStore {
                 commitsSinceCheckpointRequest = 0
                 checkpointer.request()
             }
+        }
+    }
+
+    private func replaceImageReferences(_ references: [String: Set<String>], _ db: Database) throws {
+        guard !references.isEmpty else { return }
+        let delete = try db.cachedStatement(sql: "DELETE FROM image_reference WHERE widgetID = ?")
+        // A widget deleted meanwhile is skipped: its row is gone, and the reference would fail its foreign key.
+        let insert = try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO image_reference (widgetID, sha256) SELECT ?1, ?2 WHERE EXISTS (
+                SELECT 1 FROM widget WHERE id = ?1)
+            """)
+        for (widgetID, hashes) in references {
+            try delete.execute(arguments: [widgetID])
+            for hash in hashes.sorted() { try insert.execute(arguments: [widgetID, hash]) }
         }
     }
 

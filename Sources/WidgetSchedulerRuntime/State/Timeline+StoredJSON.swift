@@ -14,6 +14,10 @@ extension Timeline {
             output.string(entry.content)
             output.raw(",\"date\":")
             output.number(entry.date.timeIntervalSinceReferenceDate)
+            if !entry.images.isEmpty {
+                output.raw(",\"images\":")
+                output.value(EntryImage.jsonValue(entry.images))
+            }
             if let relevance = entry.relevance {
                 output.raw(",\"relevance\":{\"duration\":")
                 output.number(relevance.duration)
@@ -52,6 +56,12 @@ extension Timeline {
         }
         try StoredValueError.timeline(dates: entries.map(\.date), relevances: entries.map(\.relevance),
                                       policy: policy)
+        for (index, entry) in entries.enumerated() {
+            for (name, image) in entry.images where !image.isPlausible {
+                throw StoredValueError(field: "entries[\(index)].images.\(name)", value: "\(image)",
+                                       expected: "an image as the daemon stores one")
+            }
+        }
     }
 
     /// The timeline `JSONDecoder` would decode from `value` (the synthesized `Codable` form: dates as seconds since
@@ -75,8 +85,20 @@ extension Timeline {
             default:
                 return nil
             }
+            var images: [String: EntryImage] = [:]
+            switch fields["images"] {
+            case nil:
+                break
+            case .object(let members)?:
+                for (name, member) in members {
+                    guard let image = EntryImage(stored: member) else { return nil }
+                    images[name] = image
+                }
+            default:
+                return nil
+            }
             entries.append(TimelineEntry(date: Date(timeIntervalSinceReferenceDate: seconds), relevance: relevance,
-                                         content: content))
+                                         content: content, images: images))
         }
         // As the decoder does: the entries as stored, not sorted again.
         var timeline = Timeline(entries: [], policy: policy)
@@ -104,5 +126,18 @@ private extension JSONValue {
         case .number(let value): return value
         default: return nil
         }
+    }
+}
+
+extension EntryImage {
+    /// The image as `storedJSON()` writes it, or nil where the shape is not exactly that: then `JSONDecoder` reads the
+    /// timeline and says what is wrong.
+    init?(stored value: JSONValue) {
+        guard case .object(let fields) = value, case .string(let sha256)? = fields["sha256"],
+              case .string(let contentType)? = fields["contentType"], case .integer(let width)? = fields["width"],
+              case .integer(let height)? = fields["height"], case .integer(let byteCount)? = fields["byteCount"],
+              let width = Int(exactly: width), let height = Int(exactly: height),
+              let byteCount = Int(exactly: byteCount) else { return nil }
+        self.init(sha256: sha256, contentType: contentType, width: width, height: height, byteCount: byteCount)
     }
 }
