@@ -177,6 +177,11 @@ def test_every_method_answers_through_the_client(client, daemon):
         assert call("Budget", id=widget)["ledgers"][0]["widget"] == widget
         assert call("Stack")["stack"][0]["widget"] == widget
         assert call("Snapshot", kind="conformance")["entry"]["content"] == {"text": "preview"}
+        # The provider writes no image, so the method answers with its declared error, named by the client.
+        with pytest.raises(varlink.VarlinkError) as missing:
+            call("Image", widget=widget, sha256="0" * 64)
+        assert missing.value.error() == INTERFACE + ".NoSuchImage"
+        assert missing.value.parameters()["sha256"] == "0" * 64
         views = call("Views")["views"]
         assert [view["kind"] for view in views] == ["conformance"]
         assert views[0]["views"]["families"]["systemSmall"]["body"] == {"type": "text", "value": "text"}
