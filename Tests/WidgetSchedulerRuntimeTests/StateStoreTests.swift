@@ -6,13 +6,15 @@ import Testing
 
 @Suite("State store: schema, round trips, reopening")
 struct StateStoreTests {
+    static let allMigrations = ["v1", "v2-timeline-outline", "v3-history-runs", "v4-image-references"]
+
     @Test func openingAnEmptyDirectoryCreatesTheDatabaseAndAppliesEveryMigration() throws {
         let directory = try StateTestFixtures.makeDirectory().appendingPathComponent("nested/state")
         let store = try StateStore(directory: directory)
 
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("state.sqlite").path))
         #expect(try store.appliedMigrations() == StateSchema.migrator.migrations)
-        #expect(try store.appliedMigrations() == ["v1", "v2-timeline-outline", "v3-history-runs", "v4-image-references"])
+        #expect(try store.appliedMigrations() == Self.allMigrations)
         #expect(try store.integrityCheck() == "ok")
         let state = try store.loadAll()
         #expect(state.widgets.isEmpty)
@@ -218,7 +220,7 @@ struct StateStoreTests {
         #expect(after.meta == before.meta)
         #expect(try reopened.history(widgetID: "weather/w7").count == 1)
         #expect(try reopened.groupValue(group: "g", key: "k")?.value == "v")
-        #expect(try reopened.appliedMigrations() == ["v1", "v2-timeline-outline", "v3-history-runs", "v4-image-references"])
+        #expect(try reopened.appliedMigrations() == Self.allMigrations)
     }
 
     @Test func groupDataIsSetListedReplacedAndDeleted() throws {

@@ -92,15 +92,19 @@ import WidgetProtocol
 
     @Test(arguments: [
         (#"{"type": "image", "value": "photo", "source": "url"}"#,
-         #"families.systemMedium.body.source: expected "symbol", "asset" or "provided" (an image the provider wrote for the entry), found "url""#),
+         #"families.systemMedium.body.source: expected "symbol", "asset" or "provided" "#
+             + #"(an image the provider wrote for the entry), found "url""#),
         (#"{"type": "image", "symbol": "sun", "size": "fill"}"#,
-         #"families.systemMedium.body.size: "fill" is for pictures (an asset or a provided image); a symbol has a size of small | medium | large | xlarge"#),
+         #"families.systemMedium.body.size: "fill" is for pictures (an asset or a provided image); "#
+             + #"a symbol has a size of small | medium | large | xlarge"#),
         (#"{"type": "image", "value": "photo", "size": "fill"}"#,
-         #"families.systemMedium.body.size: "fill" is for pictures (an asset or a provided image); a symbol has a size of small | medium | large | xlarge"#),
+         #"families.systemMedium.body.size: "fill" is for pictures (an asset or a provided image); "#
+             + #"a symbol has a size of small | medium | large | xlarge"#),
         (#"{"type": "image", "value": "photo", "source": "provided", "size": "huge"}"#,
          #"families.systemMedium.body.size: expected small | medium | large | xlarge | fill, found "huge""#),
         (#"{"type": "image", "value": "../photo", "source": "provided"}"#,
-         #"families.systemMedium.body.value: expected a content path such as "weather.temperature" (names of [A-Za-z0-9_-] joined by dots) or "@date", found "../photo""#),
+         #"families.systemMedium.body.value: expected a content path such as "weather.temperature" "#
+             + #"(names of [A-Za-z0-9_-] joined by dots) or "@date", found "../photo""#),
     ] as [(String, String)])
     func aBadProvidedImageIsRefusedNamingThePath(body: String, expected: String) {
         let document = #"{"version": 1, "families": {"systemMedium": {"body": \#(body)}}}"#

@@ -192,8 +192,12 @@ public final class ImageStore: ImageStoring {
         var bytes = [UInt8](repeating: 0, count: min(maximum, 64 << 10))
         var count = 0
         while count < maximum {
-            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: min(maximum, 2 * count) - count)) }
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if count == bytes.count {
+                bytes.append(contentsOf: repeatElement(0, count: min(maximum, 2 * count) - count))
+            }
+            let read = bytes.withUnsafeMutableBytes {
+                Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count)
+            }
             if read < 0 {
                 if errno == EINTR { continue }
                 return .failure(ReadFailure(code: errno))

@@ -297,7 +297,8 @@ public struct Resolver {
     /// URL) and dimensions a picture can have. The daemon checked the image; this keeps a host safe from a daemon
     /// of another version all the same.
     static func isServable(_ image: EntryImage) -> Bool {
-        ImageMethod.isSHA256(image.sha256) && (1...maximumImageSide).contains(image.width) && (1...maximumImageSide).contains(image.height)
+        ImageMethod.isSHA256(image.sha256) && (1...maximumImageSide).contains(image.width)
+            && (1...maximumImageSide).contains(image.height)
     }
 
     /// The largest side an image's metadata may claim (the daemon accepts at most 2048).
