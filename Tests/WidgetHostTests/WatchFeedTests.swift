@@ -70,19 +70,24 @@ private func summary(_ message: WatchFeed.Message) -> String {
     }
 }
 
+/// Starts a feed on the daemon's socket and a host task that listens to it: the task, to cancel, and what it heard.
+private func startHost(on daemon: FakeWatchDaemon) -> (Task<Void, Never>, AsyncStream<String>.Iterator) {
+    let feed = WatchFeed(socketPath: daemon.listener.path)
+    feed.start()
+    let (seen, seenContinuation) = AsyncStream.makeStream(of: String.self)
+    let host = Task {
+        for await message in feed.messages { seenContinuation.yield(summary(message)) }
+    }
+    return (host, seen.makeAsyncIterator())
+}
+
 @Suite struct WatchFeedTests {
     @Test func theFeedSaysConnectedThenEachEventThenTheEndAndConnectsAgain() async throws {
         let daemon = try FakeWatchDaemon(connections: [
             [.event("w1"), .close],
             [.event("w2"), .waitForTest, .close],
         ])
-        let feed = WatchFeed(socketPath: daemon.listener.path)
-        feed.start()
-        let (seen, seenContinuation) = AsyncStream.makeStream(of: String.self)
-        let host = Task {
-            for await message in feed.messages { seenContinuation.yield(summary(message)) }
-        }
-        var seenMessages = seen.makeAsyncIterator()
+        var (host, seenMessages) = startHost(on: daemon)
         var summaries: [String] = []
         for _ in 0..<5 { summaries.append(await seenMessages.next() ?? "nothing") }
         #expect(summaries == ["connected", "event w1", "disconnected", "connected", "event w2"])
@@ -96,13 +101,7 @@ private func summary(_ message: WatchFeed.Message) -> String {
     /// connection, rather than holding the daemon's `Watch` for nobody.
     @Test func aFeedNobodyListensToClosesItsConnectionAtTheNextEvent() async throws {
         let daemon = try FakeWatchDaemon(connections: [[.event("w1"), .waitForTest, .event("w2"), .expectClose]])
-        let feed = WatchFeed(socketPath: daemon.listener.path)
-        feed.start()
-        let (seen, seenContinuation) = AsyncStream.makeStream(of: String.self)
-        let host = Task {
-            for await message in feed.messages { seenContinuation.yield(summary(message)) }
-        }
-        var seenMessages = seen.makeAsyncIterator()
+        var (host, seenMessages) = startHost(on: daemon)
         #expect(await seenMessages.next() == "connected")
         #expect(await seenMessages.next() == "event w1")
         host.cancel()
