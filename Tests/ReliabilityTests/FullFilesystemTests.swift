@@ -34,6 +34,11 @@ struct FullFilesystemTests {
             """)
         try world.start()
         let kept = try world.connect().add("note")
+        // The kept widget's run and its paced write end before the disk fills: a write of its timeline failing
+        // after the fill would make the daemon degraded first, and the big widget below would then be refused
+        // unapplied rather than applied and unsaved, which is what this test pins.
+        try world.waitUntilIdle(kept)
+        try world.waitUntilStateWritten()
 
         let filler = world.stateDirectory.appendingPathComponent("filler")
         try Self.fill(filler.path)
@@ -41,6 +46,7 @@ struct FullFilesystemTests {
         let big: [String: JSONValue] = ["text": .string(String(repeating: "x", count: 256 * 1024))]
         let first = Self.failure(try world.connect(), .add, ["kind": .string("note"), "parameters": .object(big)])
         #expect(first?.contains("StateNotWritten") == true, "\(first ?? "answered")")
+        #expect(first?.contains(#""applied":true"#) == true, "\(first ?? "answered")")
         // widgetctl exits non-zero and says why.
         let removal = try ChildProcess.run(
             [try BuiltProducts.executable("widgetctl"), "remove", kept],
