@@ -120,6 +120,13 @@ import json, sys
 sys.exit(not all(widget["lastOutcome"] == "success" for widget in json.load(sys.stdin)))'
 }
 
+# widget_has_run ID: succeeds once widget ID's first run has ended well (for wait_until).
+widget_has_run() {
+    widgetctl list --json | python3 -c '
+import json, sys
+sys.exit(not any(w["id"] == sys.argv[1] and w["lastOutcome"] == "success" for w in json.load(sys.stdin)))' "$1"
+}
+
 # json_get EXPRESSION: evaluates a Python expression over the JSON document on stdin, bound to `d`; prints the result
 # (strings bare, everything else as JSON).
 json_get() {
