@@ -2,9 +2,9 @@
 # The README's demo: set up, build, boot a throw-away systemd (nothing on the host changes), install the build,
 # `systemctl start widget-scheduler`, add the example widgets, and show what a user sees: widgetctl list, each widget
 # drawn with its view (widgetctl show), status bar lines, a reload with its decision, an app's side (the Swift
-# weather-app example, the Python SDK), a few seconds of widgetctl watch, journalctl excerpts explained by the
-# catalog, and the web home screen (widget-host) photographed by headless Chromium: the script prints where the
-# picture is.
+# weather-app example, the Python SDK, and the photo app filling its widget's album), a few seconds of widgetctl
+# watch, journalctl excerpts explained by the catalog, and the web home screen (widget-host) photographed by headless
+# Chromium, the photo of the day among the widgets: the script prints where the picture is.
 #
 # Needs root and systemd-nspawn (scripts/setup.sh installs it). Without root, it replays a two-day scenario through
 # the scheduler's core instead (widget-scheduler simulate).
@@ -32,6 +32,12 @@ exec Tests/System/sdbox.sh "${binds[@]}" -- env BUILD_DIR="$bin" bash -c '
     start_widget_scheduler "minimum-interval = 300"
     show systemctl --no-pager status widget-scheduler.service | head -12
     show widgetctl kinds
+    # The photo app puts a folder of pictures in the photos group (examples/photo-app): the photo widget added below
+    # starts with the picture of the day, which its provider saves for its entries and the daemon stores by its hash.
+    if widgetctl kinds --json | grep -q "\"kind\" : \"photo\""; then
+        printf "\n== an app fills the photo widget'"'"'s album through its group'"'"'s data\n"
+        PYTHONDONTWRITEBYTECODE=1 show examples/photo-app/photo-app examples/photo-app/pictures
+    fi
     ids=()
     for kind in weather quote system clock countdown trivial; do
         widgetctl kinds --json | grep -q "\"kind\" : \"$kind\"" || continue
@@ -47,6 +53,11 @@ exec Tests/System/sdbox.sh "${binds[@]}" -- env BUILD_DIR="$bin" bash -c '
         tea=$(widgetctl add --kind countdown --param "until=$until" --param title=Tea)
         echo "$tea"
     fi
+    if widgetctl kinds --json | grep -q "\"kind\" : \"photo\""; then
+        printf "\n\033[1m\$ widgetctl add --kind photo --family systemMedium\033[0m\n"
+        photo=$(widgetctl add --kind photo --family systemMedium)
+        echo "$photo"
+    fi
     sleep 1
     show widgetctl list
     # What each widget looks like: the view of its kind, drawn from its current entry (docs/views.md).
@@ -55,6 +66,12 @@ exec Tests/System/sdbox.sh "${binds[@]}" -- env BUILD_DIR="$bin" bash -c '
     show widgetctl show "${ids[0]}" --family accessoryInline --color always
     show widgetctl show "${ids[1]}" --placeholder --color always
     [ -n "${tea:-}" ] && show widgetctl show "$tea" --family systemMedium --color always
+    # A terminal cannot draw the picture: it says its name and size, where the page shows it.
+    if [ -n "${photo:-}" ]; then
+        wait_until 60 "the photo widget'"'"'s first run" widget_has_run "$photo"
+        show widgetctl show "$photo" --color always
+        show widgetctl timeline "$photo"
+    fi
     # Status bar lines (docs/hosts.md): the clock prints a line a minute, the timer of the countdown one a second.
     printf "\n\033[1m\$ widgetctl watch %s --format waybar   (3 seconds)\033[0m\n" "${ids[3]:-${ids[0]}}"
     timeout 3 widgetctl watch "${ids[3]:-${ids[0]}}" --format waybar || true

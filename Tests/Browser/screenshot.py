@@ -1,4 +1,5 @@
-"""Photographs a page in headless Chromium once its grid is drawn: screenshot.py URL PNG [light|dark].
+"""Photographs a page in headless Chromium once its grid is drawn and its pictures loaded: screenshot.py URL PNG
+[light|dark].
 
 The demo's picture of the home screen (scripts/demo.sh). Chromium's own --screenshot waits for the network to go
 quiet, which a page listening to Server-Sent Events never does; Selenium waits for the grid instead."""
@@ -24,6 +25,10 @@ try:
     WebDriverWait(driver, 60, poll_frequency=0.1).until(
         lambda d: d.execute_script("return document.readyState === 'complete' && "
                                    "document.querySelectorAll('#grid .slot').length > 0"), "the grid")
+    # Pictures (a photo widget's) are fetched after the grid is drawn: wait until each has loaded, or failed.
+    WebDriverWait(driver, 60, poll_frequency=0.1).until(
+        lambda d: d.execute_script("return Array.from(document.images).every(image => image.complete)"),
+        "the pictures")
     # Let the fonts settle before the picture; nothing is measured here.
     time.sleep(0.5)
     driver.save_screenshot(path)
