@@ -20,6 +20,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE_URL = os.environ.get("HOST_URL", "http://127.0.0.1:8470")
+# The checkout these tests run from: the photo example's app and pictures are taken from it.
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ARTIFACTS = os.environ.get("BROWSER_ARTIFACTS", "/tmp/widget-host-browser")
 # Generous: a wait ends as soon as its condition holds, and a loaded 2-core machine can be slow.
 TIMEOUT = float(os.environ.get("BROWSER_TIMEOUT", "60"))
@@ -756,6 +758,61 @@ class HomeScreenTests(unittest.TestCase):
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         self.maxDiff = None
         self.assertEqual(failures, {}, "texts under WCAG AA contrast")
+
+    def test_9k_a_picture_the_provider_saved_is_served_to_the_page_and_its_gallery(self):
+        # The photo example's app fills the album through the group (examples/photo-app; 60-web-host.sh has run it
+        # before the gallery's first previews, which the host keeps a few minutes); the provider saves the day's
+        # picture for its entries, the daemon stores it by its hash, and the host serves it by that hash.
+        app = os.path.join(REPOSITORY, "examples", "photo-app", "photo-app")
+        subprocess.run([app, os.path.join(REPOSITORY, "examples", "photo-app", "pictures")], check=True,
+                       capture_output=True, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        photo = widgetctl("add", "--kind", "photo", "--family", "systemMedium", "--json")["id"]
+        entry = self.wait(lambda d: (widgets_by_id()[photo]["currentEntry"] or {}).get("images")
+                          and widgets_by_id()[photo]["currentEntry"], "the photo widget's first picture")
+        name = entry["content"]["photo"]
+        stored = entry["images"][name]
+        self.open_home()
+        image = self.wait(lambda d: d.find_elements(
+            By.CSS_SELECTOR, '.widget[data-widget="%s"] .face img' % photo), "the photo's <img>")[0]
+        self.assertEqual(image.get_attribute("src"), "%s/images/%s/%s" % (BASE_URL, photo, stored["sha256"]))
+        self.assertEqual(image.get_attribute("alt"), "Photo of the day")
+        self.wait(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image),
+                  "the picture to load")
+        self.assertEqual(self.driver.execute_script(
+            "return [arguments[0].naturalWidth, arguments[0].naturalHeight]", image),
+            [stored["width"], stored["height"]])
+        # What the page fetched: the entry's type and size, cached for good, and the very bytes the app put in.
+        served = self.driver.execute_script("""
+            return fetch(arguments[0]).then(r => r.arrayBuffer().then(b => ({
+                status: r.status, type: r.headers.get('content-type'), cache: r.headers.get('cache-control'),
+                etag: r.headers.get('etag'), bytes: Array.from(new Uint8Array(b))})));
+        """, image.get_attribute("src"))
+        self.assertEqual((served["status"], served["type"]), (200, stored["contentType"]))
+        self.assertIn("immutable", served["cache"])
+        self.assertIn(stored["sha256"], served["etag"])
+        with open(os.path.join(REPOSITORY, "examples", "photo-app", "pictures", name), "rb") as file:
+            self.assertEqual(bytes(served["bytes"]), file.read(), "the bytes the app put in the album")
+        card = self.card(photo)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
+        path = os.path.join(ARTIFACTS, "provided-image.png")
+        card.screenshot(path)
+        self.assertGreater(os.path.getsize(path), 5000, path)
+        self.driver.save_screenshot(os.path.join(ARTIFACTS, "home-with-photo.png"))
+
+        # The gallery's previews come from the provider's snapshots: their pictures are served by kind.
+        self.driver.find_element(By.ID, "open-gallery").click()
+        kind = self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#gallery .kind[data-kind="photo"]'),
+                         "the gallery's photo kind")[0]
+        self.wait(lambda d: not kind.find_elements(By.CSS_SELECTOR, ".preview[aria-busy]"), "the photo previews")
+        previews = kind.find_elements(By.CSS_SELECTOR, ".preview .face img")
+        self.assertTrue(previews, "the previews show the picture")
+        for preview in previews:
+            self.assertTrue(preview.get_attribute("src").startswith(BASE_URL + "/kind-images/photo/"),
+                            preview.get_attribute("src"))
+            self.wait(lambda d, p=preview: d.execute_script(
+                "return arguments[0].complete && arguments[0].naturalWidth > 0", p), "a preview's picture to load")
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -1,6 +1,7 @@
 # The web home screen (issue 32) under a real systemd: widget-host's units verify and are hardened, the host serves
 # the daemon's widgets with its security headers and refuses strangers, and headless Chromium drives it through
-# Tests/Browser (see, gallery, configure, stacks, taps, arrange, daemon down and back, both color schemes).
+# Tests/Browser (see, gallery, configure, stacks, taps, arrange, daemon down and back, both color schemes, a picture a
+# provider saved).
 # case-timeout: 900
 step "install; the host's units verify silently"
 start_widget_scheduler "minimum-interval = 300"
@@ -21,6 +22,8 @@ cp Tests/Browser/providers/ticker.py Tests/Browser/providers/ticker.toml Tests/B
     /etc/widget-scheduler/providers/
 reload_until_served ticker
 for kind in weather quote system; do widgetctl add --kind "$kind" > /dev/null; done
+# The photo example's album, filled before any page asks for its kind's previews (the host keeps them a few minutes).
+PYTHONDONTWRITEBYTECODE=1 examples/photo-app/photo-app examples/photo-app/pictures
 
 step "systemctl start widget-host: a dynamic user in the group widget-scheduler"
 systemctl start widget-host.service || { journalctl -u widget-host --no-pager -n 30 >&2; fail "widget-host failed"; }
@@ -56,7 +59,7 @@ report "widget-host runs as $user, groups: $(ps -o supgrp= -p "$(unit_property w
 
 step "the browser tests (headless Chromium)"
 BROWSER_ARTIFACTS=$PWD/.build-artifacts/browser Tests/Browser/run.sh
-report "screenshots: .build-artifacts/browser/home-light.png, home-dark.png"
+report "screenshots: .build-artifacts/browser/home-light.png, home-dark.png, provided-image.png"
 
 step "a tap sent to a command (tap-command), only for an address the widget shows"
 printf 'tap-command = ["/usr/bin/logger", "-t", "widget-tap"]\n' > /etc/widget-scheduler/widget-host.toml
