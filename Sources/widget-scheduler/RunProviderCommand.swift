@@ -11,7 +11,10 @@ struct RunProviderCommand: ParsableCommand {
         discussion: """
             The provider author's preview: the provider runs exactly as the daemon runs it (own process group, \
             minimal environment, the manifest's timeout and memory cap, and the daemon's default sandbox: writing \
-            only beneath /tmp, /var/tmp and /dev), and its answer is validated strictly. On failure \
+            only beneath /tmp, /var/tmp and /dev), and its answer is validated strictly. A timeline or snapshot \
+            request gets a fresh image directory, as under the daemon: the images its entries name are checked as \
+            the daemon checks them and listed with their entries, and the directory is kept for you to look at \
+            when the provider wrote anything in it (its path is printed on stderr). On failure \
             the reason (exit, signal, timeout, memory, invalid, output-too-large, spawn) and the provider's stderr \
             are printed, and the exit status is 1. The protocol is described in docs/provider-protocol.md.
             """
@@ -56,14 +59,24 @@ struct RunProviderCommand: ParsableCommand {
             FileHandle.standardError.write(Data("widget-scheduler: \(errors)\n".utf8))
             throw ExitCode(65)
         }
-        let providerRequest = try makeRequest(for: providerManifest)
+        var providerRequest = try makeRequest(for: providerManifest)
+        var images: PreviewImageDirectory?
+        if providerRequest.request == .timeline || providerRequest.request == .snapshot {
+            do {
+                images = try PreviewImageDirectory.make()
+            } catch {
+                printStderr("widget-scheduler: running the provider without an image directory: \(error)")
+            }
+            providerRequest.context.imageDirectory = images?.path
+        }
         let invocation = ProviderInvocation(manifest: providerManifest, request: providerRequest)
 
         let loop = PollEventLoop()
         var sandbox: ProviderSandbox?
         if !noSandbox {
             do {
-                sandbox = try ProviderSandbox()
+                sandbox = try ProviderSandbox(writablePaths: ProviderSandbox.defaultWritablePaths,
+                                              runRoot: images?.root)
             } catch {
                 printStderr("widget-scheduler: running the provider without the sandbox: \(error)")
             }
@@ -83,8 +96,17 @@ struct RunProviderCommand: ParsableCommand {
         loop.run { outcome != nil }
         guard let outcome else { throw ExitCode.failure }
 
-        let tail = outcome.result.stderrTail
-        switch outcome.result {
+        var result = outcome.result
+        var kept: String?
+        if let images {
+            let taken = images.take(result)
+            result = taken.result
+            kept = images.finish(unnamed: taken.unnamed)
+        }
+        // Said last, after the answer or the failure, where the eye ends.
+        defer { if let kept { printStderr(kept) } }
+        let tail = result.stderrTail
+        switch result {
         case .success(let answer, _):
             if !tail.isEmpty { printStderr("provider stderr:\n" + indented(tail)) }
             if json {

@@ -36,9 +36,13 @@ public enum ProviderAnswerFormatter {
             let count = timeline.entries.count
             let entries = count == 1 ? "entry" : "entries"
             lines.append("timeline: \(count) \(entries), policy \(timeline.policy.summary)")
-            lines += timeline.entries.map { "  " + entryText($0) }
+            for entry in timeline.entries {
+                lines.append("  " + entryText(entry))
+                lines += imageLines(entry, indent: "    ")
+            }
         case .entry(let entry):
             lines.append("entry: " + entryText(entry))
+            lines += imageLines(entry, indent: "  ")
         case .configuration(let configuration):
             lines.append("configuration:")
             lines += configuration.keys.sorted().map { "  \($0) = \(configuration[$0]?.jsonText() ?? "null")" }
@@ -59,6 +63,8 @@ public enum ProviderAnswerFormatter {
         if let relevance = entry.relevance {
             object["relevance"] = .object(["score": .number(relevance.score), "duration": .number(relevance.duration)])
         }
+        // The images the daemon found for the entry, as the control API gives them.
+        if !entry.images.isEmpty { object["images"] = EntryImage.jsonValue(entry.images) }
         return .object(object)
     }
 
@@ -82,6 +88,16 @@ public enum ProviderAnswerFormatter {
             text += "  relevance \(number(relevance.score)) for \(number(relevance.duration)) s"
         }
         return text + "  " + entry.content
+    }
+
+    /// A line per image of the entry: `image cat.jpg: image/jpeg 640×480, 51234 bytes, sha256 9f86…`.
+    private static func imageLines(_ entry: TimelineEntry, indent: String) -> [String] {
+        entry.images.keys.sorted().compactMap { name in
+            entry.images[name].map { image in
+                "\(indent)image \(JSONValue.string(name).jsonText()): \(image.contentType) "
+                    + "\(image.width)×\(image.height), \(image.byteCount) bytes, sha256 \(image.sha256)"
+            }
+        }
     }
 
     private static func number(_ value: Double) -> String {

@@ -23,91 +23,24 @@ extension WidgetService {
         }
     }
 
-    /// Reads, validates and stores the images `result`'s entries name in `directory`, and removes the directory: the
-    /// result with the entries' `images`, or a failure `invalid` naming the entry and the file.
+    /// Reads, validates and stores the images `result`'s entries name in `directory` (`RunImages`), and removes the
+    /// directory: the result with the entries' `images`, or a failure `invalid` naming the entry and the file.
     func takeImages(of result: ProviderRunResult, from directory: String) -> ProviderRunResult {
         guard let images else { return result }
         defer { images.removeRunDirectory(directory) }
-        guard case .success(let answer, let tail) = result else { return result }
-        func failed(_ detail: String) -> ProviderRunResult {
-            .failure(ProviderRunFailure(reason: .invalid, detail: detail, stderrTail: tail))
-        }
-        switch answer {
-        case .timeline(var timeline):
-            if let problem = collectImages(into: &timeline.entries, numbered: true, from: directory, store: images) {
-                return failed(problem)
-            }
-            return .success(.timeline(timeline), stderrTail: tail)
-        case .entry(let entry):
-            var entries = [entry]
-            if let problem = collectImages(into: &entries, numbered: false, from: directory, store: images) {
-                return failed(problem)
-            }
-            return .success(.entry(entries[0]), stderrTail: tail)
-        case .configuration, .options:
-            return result
-        }
-    }
-
-    /// Fills `entries`' `images` with the files of `directory` their contents name, stored; returns why not instead.
-    /// Entries are named by their place in date order (`numbered`), or as the single entry.
-    private func collectImages(into entries: inout [TimelineEntry], numbered: Bool, from directory: String,
-                               store: ImageStoring) -> String? {
-        let files = Set(store.names(inRunDirectory: directory).filter(ImageRules.isPlainName))
-        // Most runs write no image: nothing is parsed for them.
-        guard !files.isEmpty else { return nil }
-        var taken: [String: EntryImage] = [:]
-        var bytesByHash: [String: [UInt8]] = [:]
-        var total = 0
-        for index in entries.indices {
-            let names = ImageRules.references(inContentText: entries[index].content, among: files)
-            guard !names.isEmpty else { continue }
-            func problem(_ name: String, _ text: String) -> String {
-                ImageRules.message(entry: numbered ? index : nil, date: entries[index].date, name: name, problem: text)
-            }
-            var named: [String: EntryImage] = [:]
-            for name in names {
-                if let image = taken[name] {
-                    named[name] = image
-                    continue
-                }
-                let bytes: [UInt8]
-                switch store.readRunFile(name, inRunDirectory: directory, limit: ImageRules.maximumImageBytes) {
-                case .failure(let refusal): return problem(name, refusal.description)
-                case .success(let read): bytes = read
-                }
-                let header: ImageHeader
-                switch ImageRules.check(bytes) {
-                case .failure(let refusal): return problem(name, refusal.description)
-                case .success(let read): header = read
-                }
-                let hash = ImageDigest.sha256(bytes)
-                if bytesByHash[hash] == nil {
-                    total += bytes.count
-                    guard total <= ImageRules.maximumTotalBytes else {
-                        let whose = numbered ? "timeline" : "entry"
-                        return problem(name, "brings the \(whose)'s images to \(total) bytes, past 16 MiB")
-                    }
-                    bytesByHash[hash] = bytes
-                }
-                let image = EntryImage(sha256: hash, contentType: header.format.contentType, width: header.width,
-                                       height: header.height, byteCount: bytes.count)
-                taken[name] = image
-                named[name] = image
-            }
-            entries[index].images = named
-        }
-        for (hash, bytes) in bytesByHash {
+        let taken = RunImages.take(result, from: directory, files: images)
+        for (hash, bytes) in taken.bytesByHash {
             do {
-                try store.store(bytes, sha256: hash)
+                try images.store(bytes, sha256: hash)
             } catch {
-                return "the daemon cannot store its images: \(error)"
+                return .failure(ProviderRunFailure(reason: .invalid, detail: "the daemon cannot store its images: "
+                                                   + "\(error)", stderrTail: result.stderrTail))
             }
             // Stored for an answer no one may take (a widget removed meanwhile): gone at the next write unless
             // something refers to it by then.
             releasedImages.insert(hash)
         }
-        return nil
+        return taken.result
     }
 
     /// The hashes of the images `entries` name.
