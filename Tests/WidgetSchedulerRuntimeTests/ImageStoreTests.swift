@@ -57,13 +57,17 @@ struct ImageStoreTests {
         #expect(mkfifo(run + "/fifo.png", 0o600) == 0)
         #expect(link(outside, run + "/hard.png") == 0)
         #expect(mkdir(run + "/dir.png", 0o700) == 0)
-        let refusals = ["link.png", "fifo.png", "hard.png", "dir.png", "missing.png"].map {
+        // A socket a provider bound: opening one fails, and the refusal must say what it is all the same.
+        let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(socketDescriptor) }
+        #expect(UnixSocketAddress(path: run + "/socket.png")?.bind(socketDescriptor) == 0)
+        let refusals = ["link.png", "fifo.png", "hard.png", "dir.png", "socket.png", "missing.png"].map {
             scratch.store.readRunFile($0, inRunDirectory: run, limit: 1 << 20).map(\.count)
         }
         #expect(refusals == [
             .failure(RunFileRefusal("is a symbolic link")), .failure(RunFileRefusal("is a FIFO")),
             .failure(RunFileRefusal("has 2 hard links: an image must be a file of its own")),
-            .failure(RunFileRefusal("is a directory")),
+            .failure(RunFileRefusal("is a directory")), .failure(RunFileRefusal("is a socket")),
             .failure(RunFileRefusal("cannot be read: No such file or directory")),
         ])
     }
