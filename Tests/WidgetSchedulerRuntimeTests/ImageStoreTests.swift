@@ -61,13 +61,16 @@ struct ImageStoreTests {
         let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         defer { close(socketDescriptor) }
         #expect(UnixSocketAddress(path: run + "/socket.png")?.bind(socketDescriptor) == 0)
-        let refusals = ["link.png", "fifo.png", "hard.png", "dir.png", "socket.png", "missing.png"].map {
+        // A device (the suite runs as root, as its setpriv users need): never opened, a read of it could block.
+        #expect(mknod(run + "/device.png", S_IFCHR | 0o600, 0x103) == 0, "mknod: errno \(errno)")
+        let refusals = ["link.png", "fifo.png", "hard.png", "dir.png", "socket.png", "device.png", "missing.png"].map {
             scratch.store.readRunFile($0, inRunDirectory: run, limit: 1 << 20).map(\.count)
         }
         #expect(refusals == [
             .failure(RunFileRefusal("is a symbolic link")), .failure(RunFileRefusal("is a FIFO")),
             .failure(RunFileRefusal("has 2 hard links: an image must be a file of its own")),
             .failure(RunFileRefusal("is a directory")), .failure(RunFileRefusal("is a socket")),
+            .failure(RunFileRefusal("is a device")),
             .failure(RunFileRefusal("cannot be read: No such file or directory")),
         ])
     }
