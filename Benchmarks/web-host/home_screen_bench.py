@@ -12,6 +12,7 @@ real widget-host and widget-scheduler under systemd (Benchmarks/web-host.sh sets
 """
 import json
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -154,8 +155,15 @@ def wait_for(driver, script, seconds=60):
     raise SystemExit("timed out: " + script)
 
 
+# The first render's stages, from the navigation's timing: (name, the mark it ends at, the mark it starts at).
+RENDER_STAGES = [("request", "responseStart", "requestStart"), ("response", "responseEnd", "responseStart"),
+                 ("parse", "domInteractive", "responseEnd"), ("script", "domContentLoadedEventEnd", "domInteractive"),
+                 ("to load", "loadEventEnd", "domContentLoadedEventEnd")]
+
+
 def first_render(driver, rounds=5):
-    loads, paints = [], []
+    """Medians of `rounds` loads: the load event, the first contentful paint, the page's size, and each stage."""
+    loads, paints, sizes, stages = [], [], [], {name: [] for name, _, _ in RENDER_STAGES}
     for _ in range(rounds):
         driver.get(URL)
         wait_for(driver, "return document.readyState === 'complete' && "
@@ -164,7 +172,11 @@ def first_render(driver, rounds=5):
         paint = driver.execute_script("return performance.getEntriesByName('first-contentful-paint')[0].startTime")
         loads.append(navigation["loadEventEnd"])
         paints.append(paint)
-    return statistics.median(loads), statistics.median(paints)
+        sizes.append(navigation["decodedBodySize"])
+        for name, end, start in RENDER_STAGES:
+            stages[name].append(navigation[end] - navigation[start])
+    return (statistics.median(loads), statistics.median(paints), statistics.median(sizes),
+            {name: statistics.median(values) for name, values in stages.items()})
 
 
 def idle(driver, pid):
@@ -214,6 +226,38 @@ class WatchReader(threading.Thread):
                     self.arrivals[(event["widget"], event["date"])] = now
 
 
+class EventReader(threading.Thread):
+    """The host's event stream, as a page gets it: each widget's new entry stamped when its card arrives, so that
+    P6 splits into the daemon's part (date to Watch), the host's (Watch to the event stream) and the page's."""
+
+    CARD = re.compile(r'<article[^>]*data-widget=\\"([^"\\]+)\\"')
+    DATE = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.arrivals = {}
+        self.connection = socket.create_connection(("127.0.0.1", 8470))
+        self.connection.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1:8470\r\nAccept: text/event-stream\r\n\r\n")
+
+    def run(self):
+        pending = b""
+        while True:
+            chunk = self.connection.recv(1 << 16)
+            now = time.time()
+            if not chunk:
+                return
+            pending += chunk
+            *frames, pending = pending.split(b"\n\n")
+            for frame in frames:
+                text = frame.decode(errors="replace")
+                cards = self.CARD.split(text)
+                # split gives [before, widget, its markup, widget, its markup...]
+                for widget, markup in zip(cards[1::2], cards[2::2]):
+                    date = self.DATE.search(markup)
+                    if date:
+                        self.arrivals.setdefault((widget, date.group(1)), now)
+
+
 OBSERVER = """
 window.__p6 = [];
 const seen = new Set();
@@ -238,22 +282,34 @@ new MutationObserver(records => {
 """
 
 
-def p6(driver):
+def p6(driver, pid):
     watch = WatchReader()
     watch.start()
+    events = EventReader()
+    events.start()
     driver.get(URL)
     wait_for(driver, "return document.querySelectorAll('#grid .widget').length >= %d" % WIDGETS)
     driver.execute_script(OBSERVER)
+    pages = renderers(driver)
+    host_start, pages_start = snapshot([pid]), snapshot(pages)
     time.sleep(P6_SECONDS)  # entries come every two seconds meanwhile
+    host, rendering = usage(host_start, snapshot([pid])), usage(pages_start, snapshot(pages))
     samples = driver.execute_script("return window.__p6")
-    screen, daemon = [], []
+    changes = max(1, len(samples))
+    cost = {"host_cpu_ms": host[1] * 1000 / changes, "pages_cpu_ms": rendering[1] * 1000 / changes}
+    screen, daemon, stages = [], [], {"daemon": [], "host": [], "page": []}
     for widget, date, stamp in samples:
         due = datetime.fromisoformat(date.replace("Z", "+00:00")).timestamp()
         screen.append(stamp / 1000 - due)
         arrived = watch.arrivals.get((widget, date))
         if arrived is not None:
             daemon.append(arrived - due)
-    return screen, daemon
+        sent = events.arrivals.get((widget, date))
+        if arrived is not None and sent is not None:
+            stages["daemon"].append(arrived - due)
+            stages["host"].append(sent - arrived)
+            stages["page"].append(stamp / 1000 - sent)
+    return screen, daemon, stages, cost
 
 
 def main():
@@ -262,9 +318,10 @@ def main():
     try:
         # 100 widgets that change hourly: the first render, the size with 5 pages, and idle.
         add_widgets("quote", WIDGETS)
-        load, paint = first_render(driver)
+        load, paint, size, stages = first_render(driver)
         print("first render of a %d-widget page: load event %.0f ms, first contentful paint %.0f ms (medians of 5)"
               % (WIDGETS, load, paint))
+        print("  the page %.0f kB; %s (ms)" % (size / 1000, ", ".join("%s %.0f" % item for item in stages.items())))
         for _ in range(4):
             driver.switch_to.new_window("tab")
             driver.get(URL)
@@ -287,13 +344,22 @@ def main():
         for widget in widgetctl("list", "--json"):
             widgetctl("remove", widget["id"])
         add_widgets("ticker", WIDGETS, "label=t%d")
-        screen, daemon = p6(driver)
+        screen, daemon, stages, cost = p6(driver, pid)
         print("P6 on screen, %d entry changes of %d widgets: p50 %.1f ms, p99 %.1f ms, max %.1f ms"
               % (len(screen), WIDGETS, percentile(screen, 0.5) * 1000, percentile(screen, 0.99) * 1000,
                  max(screen) * 1000))
         if daemon:
             print("  the daemon's own lateness for the same entries (Watch): p50 %.1f ms, p99 %.1f ms"
                   % (percentile(daemon, 0.5) * 1000, percentile(daemon, 0.99) * 1000))
+        if stages["host"]:
+            print("  by stage, %d changes seen at every stage: p50 / p99 (ms)" % len(stages["host"]))
+            for stage, what in [("daemon", "entry date to the Watch event"), ("host", "Watch event to the host's "
+                                "event stream"), ("page", "event stream to the changed DOM")]:
+                print("    %-6s %-40s %7.1f / %7.1f" % (stage, what, percentile(stages[stage], 0.5) * 1000,
+                                                        percentile(stages[stage], 0.99) * 1000))
+        print("  CPU an entry change: widget-host %.3f ms, the page's renderer %.3f ms (the host serves two readers "
+              "of its event stream: the page and this bench's stage stamps)"
+              % (cost["host_cpu_ms"], cost["pages_cpu_ms"]))
         print("widget-host RSS after P6: %.1f MB" % (rss_kib(pid) / 1024))
     finally:
         driver.quit()
