@@ -83,6 +83,10 @@ public final class ControlClient {
         }
     }
 
+    /// Whether a whole message has already arrived and waits to be read: a stream's reader can tell the replies that
+    /// came together (a burst of events) from the last one, and handle them as one.
+    public var hasBufferedMessage: Bool { inbox.contains(0) }
+
     /// What a stream delivered: a reply, its end (with the last reply, nil when it was the empty end-of-stream reply),
     /// or nothing before the timeout.
     public enum StreamEvent<Reply> {

@@ -11,13 +11,11 @@ enum HomeMarkup {
         var order: [String]
         var widgets: [String: WidgetSummary]
         var kinds: [String: KindsMethod.Kind]
-        /// Other slots a widget of this one could join (same family, room left), as (slot id, label).
-        var stackTargets: [(id: String, label: String)]
         /// Widgets whose last run failed, with the failure in words (`RunFailureText`).
         var failures: [String: String] = [:]
     }
 
-    static func page(title: String, version: Int, daemonDown: String?, tapsToCommand: Bool, grid: String) -> String {
+    static func page(title: String, version: String, daemonDown: String?, tapsToCommand: Bool, grid: String) -> String {
         let bannerHTML = daemonDown.map { banner(for: $0) } ?? ""
         return """
         <!doctype html>
@@ -40,7 +38,8 @@ enum HomeMarkup {
         </div>
         </header>
         <div id="banner" class="banner" role="alert"\(daemonDown == nil ? " hidden" : "")>\(bannerHTML)</div>
-        <main id="grid" class="grid" data-version="\(version)">\(grid)</main>
+        <main id="grid" class="grid" data-version="\(HTML.escape(version))" \
+        data-stack-limit="\(HomeLayout.maximumStackSize)">\(grid)</main>
         <dialog id="gallery" class="sheet" aria-label="Add a widget"><div class="sheet-body"></div></dialog>
         <dialog id="configure" class="sheet" aria-label="Edit widget"><div class="sheet-body"></div></dialog>
         </body>
@@ -73,8 +72,7 @@ enum HomeMarkup {
         for (index, id) in model.order.enumerated() {
             guard let widget = model.widgets[id], let face = faces[id] else { continue }
             html += card(widget, face: face, kind: model.kinds[widget.kind], shown: index == 0, position: index,
-                         count: model.order.count, pinned: slot.pinned == id, stackTargets: model.stackTargets,
-                         failure: model.failures[id])
+                         count: model.order.count, pinned: slot.pinned == id, failure: model.failures[id])
         }
         if isStack {
             html += "<div class=\"stack-nav\"><button type=\"button\" class=\"flip\" data-flip=\"-1\" "
@@ -87,12 +85,12 @@ enum HomeMarkup {
 
     static func card(
         _ widget: WidgetSummary, face: RenderedFace, kind: KindsMethod.Kind?, shown: Bool, position: Int, count: Int,
-        pinned: Bool, stackTargets: [(id: String, label: String)], failure: String? = nil
+        pinned: Bool, failure: String? = nil
     ) -> String {
         let name = kind?.displayName ?? widget.kind
         let id = HTML.escape(widget.id)
         var html = "<article class=\"widget\(shown ? " shown" : "")\(widget.currentEntry == nil ? " placeholder" : "")"
-            + "\" data-widget=\"\(id)\" data-kind=\"\(HTML.escape(widget.kind))\""
+            + "\" data-widget=\"\(id)\" data-kind=\"\(HTML.escape(widget.kind))\" data-name=\"\(HTML.escape(name))\""
         if let url = face.urls.first { html += " data-url=\"\(HTML.escape(url))\"" }
         html += " aria-label=\"\(HTML.escape(name))\(count > 1 ? ", \(position + 1) of \(count)" : "")\""
             + (failure == nil ? "" : " aria-describedby=\"failure-\(id)\"")
@@ -108,12 +106,14 @@ enum HomeMarkup {
         html += "<div class=\"back\" hidden></div>"
         html += "<button type=\"button\" class=\"info\" data-action=\"inspect\" aria-label=\"About \(HTML.escape(name))"
             + "\">i</button>"
-        html += editBar(widget, kind: kind, inStack: count > 1, pinned: pinned, stackTargets: stackTargets)
+        html += editBar(widget, kind: kind, inStack: count > 1, pinned: pinned)
         return html + "<p class=\"error\" role=\"alert\" hidden></p></article>"
     }
 
-    static func editBar(_ widget: WidgetSummary, kind: KindsMethod.Kind?, inStack: Bool, pinned: Bool,
-                        stackTargets: [(id: String, label: String)]) -> String {
+    /// A card's controls in edit mode. *Stack with* lists the other slots of the card's size with room left, which
+    /// the page fills in from the grid it shows when a person opens it: the list depends on every other slot, so
+    /// drawing it into each card would make every card's markup grow with the grid and go stale at any change.
+    static func editBar(_ widget: WidgetSummary, kind: KindsMethod.Kind?, inStack: Bool, pinned: Bool) -> String {
         var html = "<div class=\"edit-bar\">"
         html += "<button type=\"button\" data-action=\"move\" data-delta=\"-1\" aria-label=\"Move earlier\">"
             + "←</button>"
@@ -134,13 +134,7 @@ enum HomeMarkup {
                 : "<button type=\"button\" data-action=\"pin\">Pin on top</button>"
             html += "<button type=\"button\" data-action=\"unstack\">Take out of stack</button>"
         }
-        if !stackTargets.isEmpty {
-            html += "<label>Stack with <select data-action=\"stack\"><option value=\"\">…</option>"
-            for target in stackTargets {
-                html += "<option value=\"\(HTML.escape(target.id))\">\(HTML.escape(target.label))</option>"
-            }
-            html += "</select></label>"
-        }
+        html += "<label>Stack with <select data-action=\"stack\"><option value=\"\">…</option></select></label>"
         html += "<button type=\"button\" class=\"danger\" data-action=\"remove\">Remove</button>"
         return html + "</div>"
     }

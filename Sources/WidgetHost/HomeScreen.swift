@@ -34,6 +34,10 @@ public actor HomeScreen {
     public private(set) var daemonState = DaemonState.connecting
     /// Counts the changes sent to pages; a page drawn at this version is current.
     var version = 0
+    /// Names this run of the host in `versionTag`, so that a page drawn by an earlier run is never taken as current.
+    let instance = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    /// The version as pages see it: this run of the host and its count of changes.
+    var versionTag: String { "\(instance).\(version)" }
     /// Gallery previews by "kind/family", with when they were made.
     var previews: [String: (face: RenderedFace, made: Date)] = [:]
     static let previewLifetime: TimeInterval = 600
@@ -73,8 +77,8 @@ public actor HomeScreen {
             }
         case .disconnected(let reason):
             markDown(reason)
-        case .event(let event):
-            await apply(event)
+        case .events(let events):
+            await apply(events)
         }
     }
 
@@ -87,43 +91,68 @@ public actor HomeScreen {
         broadcastStatus()
     }
 
-    private func apply(_ event: WatchEvent) async {
+    /// What one event changed on the screen.
+    private enum Change {
+        case nothing
+        case slot(String)
+        /// A widget the host does not know of: the whole grid, read again.
+        case grid
+    }
+
+    /// Applies events that arrived together, then draws each slot they changed once and sends them all in one
+    /// message: a burst of changes costs the pages one update, not one per widget.
+    private func apply(_ events: [WatchEvent]) async {
+        var changed: [String] = []
+        var gridChanged = false
+        for event in events {
+            switch apply(event) {
+            case .nothing: break
+            case .slot(let id): if !changed.contains(id) { changed.append(id) }
+            case .grid: gridChanged = true
+            }
+        }
+        if gridChanged {
+            // A widget added by someone else (widgetctl, an app): read the list again.
+            try? await refresh()
+            broadcastGrid()
+            return
+        }
+        // After a failure the card says what happens next (a retry after a backoff, or quarantine): the widgets'
+        // state and next run, which the daemon has settled by the time it answers the next call.
+        let failed = events.filter { $0.event == .runFinished && $0.outcome != "success" }.map(\.widget)
+        if !failed.isEmpty { await refreshWidgets(Set(failed)) }
+        if changed.contains(where: { layout.slot(id: $0).map { $0.widgets.count > 1 } ?? false }) {
+            await refreshStacks()
+        }
+        broadcastSlots(changed)
+    }
+
+    private func apply(_ event: WatchEvent) -> Change {
         if event.event == .runFinished {
             failureDetails[event.widget] = event.outcome == "success" ? nil : event.detail
         }
         guard var widget = widgets[event.widget] else {
-            // A widget added by someone else (widgetctl, an app): read the list again.
-            if event.event != .decision {
-                try? await refresh()
-                broadcastGrid()
-            }
-            return
+            return event.event == .decision ? .nothing : .grid
         }
         switch event.event {
         case .entryChanged:
             widget.currentEntry = WidgetSummary.CurrentEntry(date: event.date, content: event.content ?? .null,
                                                              images: event.images)
             widgets[event.widget] = widget
-            guard let slot = layout.slot(holding: event.widget) else { return }
-            if slot.widgets.count > 1 { await refreshStacks() }
-            broadcastSlot(slot.id)
+            return layout.slot(holding: event.widget).map { .slot($0.id) } ?? .nothing
         case .runFinished:
             let wasFailing = widget.lastOutcome.map { $0 != "success" } ?? false
             widget.lastOutcome = event.outcome
             widget.lastReason = event.reason
             widgets[event.widget] = widget
-            let failed = event.outcome != "success"
-            // After a failure the card says what happens next (a retry after a backoff, or quarantine): the
-            // widget's state and next run, which the daemon has settled by the time it answers the next call.
-            if failed { await refreshWidget(event.widget) }
-            if wasFailing || failed, let slot = layout.slot(holding: event.widget) {
-                broadcastSlot(slot.id)
-            }
+            guard wasFailing || event.outcome != "success" else { return .nothing }
+            return layout.slot(holding: event.widget).map { .slot($0.id) } ?? .nothing
         case .decision:
             if let at = event.at, event.decision == .deferred {
                 widget.nextReload = at
                 widgets[event.widget] = widget
             }
+            return .nothing
         }
     }
 
@@ -157,11 +186,12 @@ public actor HomeScreen {
         await refreshStacks()
     }
 
-    /// Reads one widget's state again (its state and next run after a failure).
-    func refreshWidget(_ id: String) async {
-        guard let list = try? await daemon.call(ListMethod.self, NoParameters()),
-              let fresh = list.widgets.first(where: { $0.id == id }), widgets[id] != nil else { return }
-        widgets[id] = fresh
+    /// Reads some widgets' state again (their state and next run after a failure), in one call.
+    func refreshWidgets(_ ids: Set<String>) async {
+        guard let list = try? await daemon.call(ListMethod.self, NoParameters()) else { return }
+        for fresh in list.widgets where ids.contains(fresh.id) && widgets[fresh.id] != nil {
+            widgets[fresh.id] = fresh
+        }
     }
 
     /// Orders every stack by the daemon's `Stack` (one call for all of them), and wakes again when the first
@@ -195,7 +225,7 @@ public actor HomeScreen {
     private func relevanceRanOut() async {
         let before = stackOrders
         await refreshStacks()
-        for (slot, order) in stackOrders where before[slot] != order { broadcastSlot(slot) }
+        broadcastSlots(stackOrders.keys.sorted().filter { before[$0] != stackOrders[$0] })
     }
 
     func saveLayout() {
@@ -218,7 +248,7 @@ public actor HomeScreen {
                 markDown(error.description)
             }
         }
-        return HomeMarkup.page(title: settings.title, version: version, daemonDown: downReason,
+        return HomeMarkup.page(title: settings.title, version: versionTag, daemonDown: downReason,
                                tapsToCommand: settings.tapCommand != nil, grid: gridHTML())
     }
 
@@ -230,11 +260,12 @@ public actor HomeScreen {
         }
     }
 
-    /// A new listener's stream of events: the daemon's state and the whole grid first, then every change.
-    public func subscribe() -> (id: Int, stream: AsyncStream<String>) {
+    /// A new listener's stream of events: the daemon's state and the whole grid first, then every change. A page
+    /// that says it was drawn at the current version (`drawnAt`, its `versionTag`) is spared the grid it shows.
+    public func subscribe(drawnAt: String? = nil) -> (id: Int, stream: AsyncStream<String>) {
         let subscription = events.subscribe()
         events.send(to: subscription.id, statusEvent())
-        events.send(to: subscription.id, gridEvent())
+        if drawnAt != versionTag { events.send(to: subscription.id, gridEvent()) }
         return subscription
     }
 
@@ -280,21 +311,12 @@ public actor HomeScreen {
             order.remove(at: index)
             order.insert(pinned, at: 0)
         }
-        let family = slot.widgets.first.flatMap { widgets[$0]?.family }
-        let targets = layout.slots.filter { other in
-            other.id != slot.id && other.widgets.count < HomeLayout.maximumStackSize
-                && other.widgets.first.flatMap { widgets[$0]?.family } == family
-        }.map { other in
-            (id: other.id, label: other.widgets.compactMap { widgets[$0] }.map { kindName($0.kind) }
-                .joined(separator: ", "))
-        }
         let failures = order.reduce(into: [String: String]()) { failures, id in
             if let widget = widgets[id], let text = RunFailureText.describe(widget, detail: failureDetails[id]) {
                 failures[id] = text
             }
         }
-        return HomeMarkup.SlotModel(slot: slot, order: order, widgets: widgets, kinds: kinds, stackTargets: targets,
-                                    failures: failures)
+        return HomeMarkup.SlotModel(slot: slot, order: order, widgets: widgets, kinds: kinds, failures: failures)
     }
 
     func kindName(_ kind: String) -> String {
@@ -307,7 +329,7 @@ public actor HomeScreen {
     }
 
     func gridEvent() -> String {
-        ServerSentEvent.encode(event: "grid", GridPayload(version: version, html: gridHTML()))
+        ServerSentEvent.encode(event: "grid", GridPayload(version: versionTag, html: gridHTML()))
     }
 
     func broadcastStatus() {
@@ -319,11 +341,12 @@ public actor HomeScreen {
         events.broadcast(gridEvent())
     }
 
-    func broadcastSlot(_ id: String) {
-        guard let slot = layout.slot(id: id) else { return }
+    /// Sends the slots `ids`, drawn now, to every page in one event.
+    func broadcastSlots(_ ids: [String]) {
+        let slots = ids.compactMap { id in layout.slot(id: id).map { SlotsPayload.Slot(slot: id, html: slotHTML($0)) } }
+        guard !slots.isEmpty else { return }
         version += 1
-        events.broadcast(ServerSentEvent.encode(event: "slot", SlotPayload(version: version, slot: id,
-                                                                            html: slotHTML(slot))))
+        events.broadcast(ServerSentEvent.encode(event: "slots", SlotsPayload(version: versionTag, slots: slots)))
     }
 
     struct StatusPayload: Encodable {
@@ -332,13 +355,17 @@ public actor HomeScreen {
     }
 
     struct GridPayload: Encodable {
-        var version: Int
+        var version: String
         var html: String
     }
 
-    struct SlotPayload: Encodable {
-        var version: Int
-        var slot: String
-        var html: String
+    struct SlotsPayload: Encodable {
+        struct Slot: Encodable {
+            var slot: String
+            var html: String
+        }
+
+        var version: String
+        var slots: [Slot]
     }
 }

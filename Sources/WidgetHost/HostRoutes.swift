@@ -59,7 +59,9 @@ public enum HostRoutes {
                 sha256: sha256, ifNoneMatch: request.headers[.ifNoneMatch]
             ) { () async throws(HostError) in try await home.image(kind: kind, sha256: sha256) })
         }
-        router.get("/events") { _, _ in await eventStream(home) }
+        router.get("/events") { request, _ in
+            await eventStream(home, drawnAt: request.uri.queryParameters["version"].map(String.init))
+        }
         // Browsers ask for it unprompted; an answer keeps a 404 out of the page's console.
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
 
@@ -270,9 +272,10 @@ public enum HostRoutes {
         }
     }
 
-    /// `text/event-stream`: the daemon's state and the grid, then every change, for as long as the page listens.
-    static func eventStream(_ home: HomeScreen) async -> Response {
-        let subscription = await home.subscribe()
+    /// `text/event-stream`: the daemon's state and the grid (unless the page was drawn at the current version), then
+    /// every change, for as long as the page listens.
+    static func eventStream(_ home: HomeScreen, drawnAt: String?) async -> Response {
+        let subscription = await home.subscribe(drawnAt: drawnAt)
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
             HTTPField.Name("X-Accel-Buffering")!: "no",

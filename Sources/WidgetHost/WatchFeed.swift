@@ -10,7 +10,9 @@ public final class WatchFeed: Sendable {
     public enum Message: Sendable {
         /// Connected, and the stream is open: what the host knows may be stale, read it again.
         case connected
-        case event(WatchEvent)
+        /// Events in the daemon's order: those that arrived together (a burst, several widgets' entries changing at
+        /// one instant), so the host draws and sends them as one change.
+        case events([WatchEvent])
         /// The stream ended (the daemon stopped) or could not be opened, in words.
         case disconnected(String)
     }
@@ -56,6 +58,12 @@ public final class WatchFeed: Sendable {
     private func streamUntilItEnds() -> (reason: String, wasOpen: Bool, listened: Bool) {
         var wasOpen = false
         var listened = true
+        var burst: [WatchEvent] = []
+        func deliverBurst() {
+            guard !burst.isEmpty else { return }
+            listened = listened && Self.delivered(continuation.yield(.events(burst)))
+            burst.removeAll()
+        }
         do {
             let client = try ControlClient(path: socketPath)
             // The call is written before the host reads the daemon's state on another connection: the daemon
@@ -64,11 +72,15 @@ public final class WatchFeed: Sendable {
                 wasOpen = true
                 listened = Self.delivered(continuation.yield(.connected))
             }) { event in
-                listened = listened && Self.delivered(continuation.yield(.event(event)))
+                burst.append(event)
+                // Events already read are held back only while the next one is read too, never for one to come.
+                if !client.hasBufferedMessage { deliverBurst() }
                 return listened
             }
+            deliverBurst()
             return ("the daemon stopped", wasOpen, listened)
         } catch {
+            deliverBurst()
             return (error.description, wasOpen, listened)
         }
     }

@@ -93,10 +93,11 @@ class HomeScreenTests(unittest.TestCase):
     def choose(self, widget, action, value):
         """Picks `value` in the card's select[data-action=action] in one step, as a person does: ticker cards are
         redrawn every two seconds, which the several round trips of Selenium's Select may straddle on a loaded
-        machine."""
+        machine. A pointerdown opens the select first, as a person's press does: "Stack with" fills its menu then."""
         script = """
             const card = document.querySelector('.widget[data-widget="' + arguments[0] + '"]');
             const select = card && card.querySelector('select[data-action="' + arguments[1] + '"]');
+            if (select) select.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
             if (!select || !Array.from(select.options).some(o => o.value === arguments[2])) return false;
             select.value = arguments[2];
             select.dispatchEvent(new Event("change", { bubbles: true }));
@@ -269,6 +270,19 @@ class HomeScreenTests(unittest.TestCase):
             self.wait(lambda d, w=widget: widgets_by_id()[w]["currentEntry"] is not None, "%s's timeline" % widget)
         self.set_editing(True)
         target = self.wait(lambda d: self.slot_of(widgets[0]).get_attribute("data-slot"), "the first one's slot")
+        # "Stack with" offers every other slot of the card's size, each named by its widgets' kinds, and no other.
+        offered, expected = self.driver.execute_script("""
+            const card = document.querySelector('.widget[data-widget="' + arguments[0] + '"]');
+            const select = card.querySelector('select[data-action="stack"]');
+            select.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true }));
+            const own = card.closest(".slot");
+            const expected = Array.from(document.querySelectorAll("#grid > .slot"))
+                .filter(s => s !== own && s.dataset.family === own.dataset.family)
+                .map(s => s.dataset.slot);
+            return [Array.from(select.options).filter(o => o.value).map(o => [o.value, o.textContent]), expected];
+        """, widgets[1])
+        self.assertEqual(sorted(value for value, _ in offered), sorted(expected), "the places Stack with offers")
+        self.assertIn([target, "Ticker"], offered, "the first ticker's slot, named by its kind")
         for widget in widgets[1:]:
             self.choose(widget, "stack", target)
             self.wait(lambda d, w=widget: self.slot_of(w).get_attribute("data-slot") == target,

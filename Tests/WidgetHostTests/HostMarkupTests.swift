@@ -108,7 +108,6 @@ struct HostMarkupTests {
                                    lastOutcome: Self.hostile, tokens: 1)
         let face = RenderedFace(html: "", urls: ["https://example.com/\"><script>"])
         let html = HomeMarkup.card(widget, face: face, kind: kind, shown: true, position: 0, count: 1, pinned: false,
-                                   stackTargets: [("s2", Self.hostile)],
                                    failure: RunFailureText.describe(widget, detail: Self.hostile))
         #expect(html.contains("class=\"run-error\""))
         #expect(!html.contains("<script"))

@@ -10,6 +10,8 @@ private final class FakeWatchDaemon: @unchecked Sendable {
     enum Step {
         /// Sends one continued `entryChanged` event for this widget.
         case event(String)
+        /// Sends an `entryChanged` event for each of these widgets, all in one write.
+        case burst([String])
         /// Waits until the test calls `proceed()`.
         case waitForTest
         /// Reads until the feed closes its end (reported as "closed"), or reports "still open" after a minute.
@@ -43,10 +45,9 @@ private final class FakeWatchDaemon: @unchecked Sendable {
         for step in script {
             switch step {
             case .event(let widget):
-                let event = #"{"continues":true,"parameters":{"date":"2026-11-22T10:37:07Z","event":"entryChanged","#
-                    + #""kind":"k","widget":"\#(widget)","content":1}}"#
-                let bytes = Array(event.utf8) + [0]
-                _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                write([widget], to: connection)
+            case .burst(let widgets):
+                write(widgets, to: connection)
             case .waitForTest:
                 go.wait()
             case .expectClose:
@@ -59,13 +60,23 @@ private final class FakeWatchDaemon: @unchecked Sendable {
         }
         close(connection)
     }
+
+    private func write(_ widgets: [String], to connection: Int32) {
+        var bytes: [UInt8] = []
+        for widget in widgets {
+            let event = #"{"continues":true,"parameters":{"date":"2026-11-22T10:37:07Z","event":"entryChanged","#
+                + #""kind":"k","widget":"\#(widget)","content":1}}"#
+            bytes += Array(event.utf8) + [0]
+        }
+        _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
 }
 
 /// What a test compares of the feed's messages.
 private func summary(_ message: WatchFeed.Message) -> String {
     switch message {
     case .connected: "connected"
-    case .event(let event): "event \(event.widget)"
+    case .events(let events): "events " + events.map(\.widget).joined(separator: " ")
     case .disconnected: "disconnected"
     }
 }
@@ -90,8 +101,22 @@ private func startHost(on daemon: FakeWatchDaemon) -> (Task<Void, Never>, AsyncS
         var (host, seenMessages) = startHost(on: daemon)
         var summaries: [String] = []
         for _ in 0..<5 { summaries.append(await seenMessages.next() ?? "nothing") }
-        #expect(summaries == ["connected", "event w1", "disconnected", "connected", "event w2"])
+        #expect(summaries == ["connected", "events w1", "disconnected", "connected", "events w2"])
         // Lets the feed's thread end: nobody listens any more when the second connection closes.
+        host.cancel()
+        await host.value
+        daemon.proceed()
+    }
+
+    /// Events written together reach the host as one message, in order; one that comes alone is not held back.
+    @Test func eventsThatArriveTogetherAreOneMessage() async throws {
+        let daemon = try FakeWatchDaemon(connections: [[.burst(["w1", "w2", "w3"]), .waitForTest, .event("w4"),
+                                                         .waitForTest, .close]])
+        var (host, seenMessages) = startHost(on: daemon)
+        #expect(await seenMessages.next() == "connected")
+        #expect(await seenMessages.next() == "events w1 w2 w3")
+        daemon.proceed()
+        #expect(await seenMessages.next() == "events w4")
         host.cancel()
         await host.value
         daemon.proceed()
@@ -103,7 +128,7 @@ private func startHost(on daemon: FakeWatchDaemon) -> (Task<Void, Never>, AsyncS
         let daemon = try FakeWatchDaemon(connections: [[.event("w1"), .waitForTest, .event("w2"), .expectClose]])
         var (host, seenMessages) = startHost(on: daemon)
         #expect(await seenMessages.next() == "connected")
-        #expect(await seenMessages.next() == "event w1")
+        #expect(await seenMessages.next() == "events w1")
         host.cancel()
         await host.value
         daemon.proceed()

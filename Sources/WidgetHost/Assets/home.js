@@ -74,7 +74,8 @@
 
     // ---- Live updates -------------------------------------------------------------------------------------------
 
-    let version = Number(grid.dataset.version || 0);
+    // The host's version of what the page shows (opaque: the host's run and its count of changes).
+    let version = grid.dataset.version || "";
     // Stacks a person flipped, so an update does not snap them back at once: slot id -> { widget, at }.
     const flipped = new Map();
     const keepFlipMilliseconds = 15000;
@@ -113,9 +114,9 @@
     }
 
     function replaceGrid(payload) {
-        if (payload.version === version && grid.childElementCount > 0 && version !== 0) return;
+        if (payload.version === version && grid.childElementCount > 0) return;
         version = payload.version;
-        grid.dataset.version = String(version);
+        grid.dataset.version = version;
         const focused = focusAddress(grid);
         grid.replaceChildren(nodes(payload.html));
         grid.querySelectorAll(".slot").forEach(restoreFlip);
@@ -124,9 +125,15 @@
         startTicking();
     }
 
-    function replaceSlot(payload) {
+    // Slots that changed together (a burst of entries at one instant) come in one event and are redrawn in one go.
+    function replaceSlots(payload) {
         version = payload.version;
-        grid.dataset.version = String(version);
+        grid.dataset.version = version;
+        payload.slots.forEach(replaceSlot);
+        startTicking();
+    }
+
+    function replaceSlot(payload) {
         const old = document.getElementById("slot-" + payload.slot);
         if (!old) return;
         const fresh = nodes(payload.html).firstElementChild;
@@ -145,7 +152,6 @@
             }
         }
         restoreFocus(focused, fresh);
-        startTicking();
     }
 
     function setStatus(payload) {
@@ -161,9 +167,10 @@
     }
 
     function connect() {
-        const source = new EventSource("/events");
+        // The version the page was drawn at spares it the grid it already shows.
+        const source = new EventSource("/events?version=" + encodeURIComponent(version));
         source.addEventListener("grid", (event) => replaceGrid(JSON.parse(event.data)));
-        source.addEventListener("slot", (event) => replaceSlot(JSON.parse(event.data)));
+        source.addEventListener("slots", (event) => replaceSlots(JSON.parse(event.data)));
         source.addEventListener("status", (event) => setStatus(JSON.parse(event.data)));
         source.addEventListener("open", () => document.body.classList.remove("host-down"));
         source.addEventListener("error", () => {
@@ -430,6 +437,32 @@
         if (document.body.classList.contains("editing") || card.classList.contains("flipped")) return;
         openTap(card, link ? link.getAttribute("href") : card.dataset.url);
     });
+
+    // "Stack with" lists the other slots of the card's size with room left, read from the grid when a person opens
+    // the menu (focus comes first by keyboard, pointerdown first by mouse, touch or pen).
+    function fillStackTargets(select) {
+        const slot = select.closest(".slot");
+        const limit = Number(grid.dataset.stackLimit);
+        const targets = Array.from(grid.querySelectorAll(":scope > .slot")).filter((other) =>
+            other !== slot && other.dataset.family === slot.dataset.family && cards(other).length < limit);
+        const options = [new Option("…", "")];
+        for (const other of targets) {
+            options.push(new Option(cards(other).map((card) => card.dataset.name).join(", "), other.dataset.slot));
+        }
+        if (targets.length === 0) {
+            const none = new Option("No other place of this size", "");
+            none.disabled = true;
+            options.push(none);
+        }
+        select.replaceChildren(...options);
+    }
+
+    for (const type of ["focusin", "pointerdown"]) {
+        grid.addEventListener(type, (event) => {
+            const select = event.target.closest && event.target.closest('select[data-action="stack"]');
+            if (select) fillStackTargets(select);
+        });
+    }
 
     grid.addEventListener("change", async (event) => {
         const select = event.target.closest("select[data-action]");
