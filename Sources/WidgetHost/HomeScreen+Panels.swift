@@ -39,7 +39,7 @@ extension HomeScreen {
                 guard attempts < Self.previewAttempts, let wait = Self.retryAfter(error) else {
                     return PanelMarkup.previewFailed(HostError(error).message)
                 }
-                try? await Task.sleep(for: .seconds(wait))
+                try? await LoopSleep.sleep(seconds: wait)
             }
         }
     }

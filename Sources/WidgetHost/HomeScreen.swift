@@ -215,7 +215,7 @@ public actor HomeScreen {
         if let next = reply.stack.compactMap(\.until).filter({ $0 > Date() }).min() {
             let delay = next.timeIntervalSinceNow + 0.05
             relevanceTimer = Task { [weak self] in
-                try? await Task.sleep(for: .seconds(delay))
+                try? await LoopSleep.sleep(seconds: delay)
                 guard !Task.isCancelled else { return }
                 await self?.relevanceRanOut()
             }

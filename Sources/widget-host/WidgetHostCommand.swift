@@ -7,7 +7,6 @@ import WidgetProtocol
 
 /// `widget-host`: the web home screen. Serves the daemon's widgets to browsers, as a user unit
 /// (`systemctl --user start widget-host`) or a system unit for a kiosk.
-@main
 struct WidgetHostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "widget-host",
