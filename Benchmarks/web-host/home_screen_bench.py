@@ -200,16 +200,16 @@ def idle(driver, pid):
     }
 
 
-class WatchReader(threading.Thread):
-    """The daemon's Watch stream, each entryChanged stamped when it arrives: the daemon's own lateness."""
+class StampedReader(threading.Thread):
+    """A stream read on its own thread, each message handed to `stamp` with the moment its last bytes arrived."""
 
-    def __init__(self):
+    separator = b"\0"
+
+    def __init__(self, connection, request):
         super().__init__(daemon=True)
         self.arrivals = {}
-        self.connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.connection.connect(SOCKET)
-        self.connection.sendall(json.dumps({"method": "io.widgetscheduler.Scheduler.Watch", "parameters": {},
-                                            "more": True}).encode() + b"\0")
+        self.connection = connection
+        self.connection.sendall(request)
 
     def run(self):
         pending = b""
@@ -219,43 +219,45 @@ class WatchReader(threading.Thread):
             if not chunk:
                 return
             pending += chunk
-            *messages, pending = pending.split(b"\0")
+            *messages, pending = pending.split(self.separator)
             for message in messages:
-                event = json.loads(message).get("parameters") or {}
-                if event.get("event") == "entryChanged":
-                    self.arrivals[(event["widget"], event["date"])] = now
+                self.stamp(message, now)
 
 
-class EventReader(threading.Thread):
+class WatchReader(StampedReader):
+    """The daemon's Watch stream, each entryChanged stamped when it arrives: the daemon's own lateness."""
+
+    def __init__(self):
+        connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        connection.connect(SOCKET)
+        super().__init__(connection, json.dumps({"method": "io.widgetscheduler.Scheduler.Watch", "parameters": {},
+                                                 "more": True}).encode() + b"\0")
+
+    def stamp(self, message, now):
+        event = json.loads(message).get("parameters") or {}
+        if event.get("event") == "entryChanged":
+            self.arrivals[(event["widget"], event["date"])] = now
+
+
+class EventReader(StampedReader):
     """The host's event stream, as a page gets it: each widget's new entry stamped when its card arrives, so that
     P6 splits into the daemon's part (date to Watch), the host's (Watch to the event stream) and the page's."""
 
     CARD = re.compile(r'<article[^>]*data-widget=\\"([^"\\]+)\\"')
     DATE = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")
+    separator = b"\n\n"
 
     def __init__(self):
-        super().__init__(daemon=True)
-        self.arrivals = {}
-        self.connection = socket.create_connection(("127.0.0.1", 8470))
-        self.connection.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1:8470\r\nAccept: text/event-stream\r\n\r\n")
+        super().__init__(socket.create_connection(("127.0.0.1", 8470)),
+                         b"GET /events HTTP/1.1\r\nHost: 127.0.0.1:8470\r\nAccept: text/event-stream\r\n\r\n")
 
-    def run(self):
-        pending = b""
-        while True:
-            chunk = self.connection.recv(1 << 16)
-            now = time.time()
-            if not chunk:
-                return
-            pending += chunk
-            *frames, pending = pending.split(b"\n\n")
-            for frame in frames:
-                text = frame.decode(errors="replace")
-                cards = self.CARD.split(text)
-                # split gives [before, widget, its markup, widget, its markup...]
-                for widget, markup in zip(cards[1::2], cards[2::2]):
-                    date = self.DATE.search(markup)
-                    if date:
-                        self.arrivals.setdefault((widget, date.group(1)), now)
+    def stamp(self, message, now):
+        # split gives [before, widget, its markup, widget, its markup...]
+        cards = self.CARD.split(message.decode(errors="replace"))
+        for widget, markup in zip(cards[1::2], cards[2::2]):
+            date = self.DATE.search(markup)
+            if date:
+                self.arrivals.setdefault((widget, date.group(1)), now)
 
 
 OBSERVER = """
@@ -282,6 +284,14 @@ new MutationObserver(records => {
 """
 
 
+# The page's main-thread work, as Chromium counts it (seconds in all): script, style, layout, and every task.
+PAGE_WORK = ["ScriptDuration", "RecalcStyleDuration", "LayoutDuration", "TaskDuration"]
+
+
+def page_metrics(driver):
+    return {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
+
+
 def p6(driver, pid):
     watch = WatchReader()
     watch.start()
@@ -291,12 +301,17 @@ def p6(driver, pid):
     wait_for(driver, "return document.querySelectorAll('#grid .widget').length >= %d" % WIDGETS)
     driver.execute_script(OBSERVER)
     pages = renderers(driver)
+    driver.execute_cdp_cmd("Performance.enable", {})
+    metrics_start = page_metrics(driver)
     host_start, pages_start = snapshot([pid]), snapshot(pages)
     time.sleep(P6_SECONDS)  # entries come every two seconds meanwhile
     host, rendering = usage(host_start, snapshot([pid])), usage(pages_start, snapshot(pages))
+    metrics_end = page_metrics(driver)
     samples = driver.execute_script("return window.__p6")
     changes = max(1, len(samples))
-    cost = {"host_cpu_ms": host[1] * 1000 / changes, "pages_cpu_ms": rendering[1] * 1000 / changes}
+    cost = {"host_cpu_ms": host[1] * 1000 / changes, "pages_cpu_ms": rendering[1] * 1000 / changes,
+            "main_thread_ms": {name: (metrics_end[name] - metrics_start[name]) * 1000 / changes
+                               for name in PAGE_WORK}}
     screen, daemon, stages = [], [], {"daemon": [], "host": [], "page": []}
     for widget, date, stamp in samples:
         due = datetime.fromisoformat(date.replace("Z", "+00:00")).timestamp()
@@ -360,6 +375,9 @@ def main():
         print("  CPU an entry change: widget-host %.3f ms, the page's renderer %.3f ms (the host serves two readers "
               "of its event stream: the page and this bench's stage stamps)"
               % (cost["host_cpu_ms"], cost["pages_cpu_ms"]))
+        work = cost["main_thread_ms"]
+        print("  the page's main thread an entry change (ms): %s" % ", ".join(
+            "%s %.3f" % (name.replace("Duration", "").lower(), value) for name, value in work.items()))
         print("widget-host RSS after P6: %.1f MB" % (rss_kib(pid) / 1024))
     finally:
         driver.quit()
