@@ -51,13 +51,10 @@ struct PythonSDKTests {
         let world = try DaemonWorld(config: "minimum-interval = 0\n")
         try world.write(noteProvider, to: "note.py", executable: true)
         try world.write("exec = \"./note.py\"\ngroup = \"notes\"\n\n[[widget]]\nkind = \"note\"\n", to: "note.toml")
-        // The provider imports the SDK from its own directory, as an example in the repository does.
-        try FileManager.default.createSymbolicLink(
-            atPath: world.providersDirectory.appendingPathComponent("widgetkit").path,
-            withDestinationPath: pythonDirectory + "/widgetkit")
+        try copySDK(into: world)
         try world.write(noteApp, to: "note-app.py")
         let app = ["/usr/bin/python3", world.providersDirectory.appendingPathComponent("note-app.py").path]
-        let environment = ["PYTHONPATH": pythonDirectory, "PYTHONDONTWRITEBYTECODE": "1"]
+        let environment = ["PYTHONPATH": world.providersDirectory.path, "PYTHONDONTWRITEBYTECODE": "1"]
         try world.start()
         let id = try world.add("note")
         let first = try world.waitUntilIdle(id)
@@ -105,14 +102,20 @@ struct PythonSDKTests {
             main(Naive())
             """#, to: "naive.py", executable: true)
         try world.write("exec = \"./naive.py\"\n\n[[widget]]\nkind = \"naive\"\n", to: "naive.toml")
-        try FileManager.default.createSymbolicLink(
-            atPath: world.providersDirectory.appendingPathComponent("widgetkit").path,
-            withDestinationPath: pythonDirectory + "/widgetkit")
+        try copySDK(into: world)
         try world.start()
         let id = try world.add("naive")
         let widget = try world.waitUntilIdle(id)
         #expect(widget.lastOutcome == "exit", "\(widget)")
         #expect(widget.currentEntry == nil)
         #expect(world.daemonLog.contains("error: ValueError: entry date has no time zone"), "\(world.daemonLog)")
+    }
+
+    /// Copies the SDK into the world's providers directory, where the providers import it from their own directory
+    /// (as an example in the repository does) and the apps through PYTHONPATH. A copy, not the checkout's own: an app
+    /// runs as `nobody`, who may not reach a checkout under a private directory (a clone in /root, or a mktemp -d).
+    private func copySDK(into world: DaemonWorld) throws {
+        try FileManager.default.copyItem(atPath: pythonDirectory + "/widgetkit",
+                                         toPath: world.providersDirectory.appendingPathComponent("widgetkit").path)
     }
 }

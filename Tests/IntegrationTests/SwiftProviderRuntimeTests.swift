@@ -25,7 +25,10 @@ struct SwiftProviderRuntimeTests {
         try Data(request.utf8).write(to: requestURL)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: requestURL.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scratch.path)
-        let provider = try BuiltProducts.executable("clock-provider")
+        // A copy in the scratch directory: `nobody` may not reach the build directory of a checkout under a private
+        // directory (a clone in /root, or a mktemp -d). Its libraries are found by absolute run path.
+        let provider = scratch.appendingPathComponent("clock-provider").path
+        try FileManager.default.copyItem(atPath: try BuiltProducts.executable("clock-provider"), toPath: provider)
         let command = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "/bin/sh", "-c",
                        "exec \"$0\" < \"$1\"", provider, requestURL.path]
         let result = try RunningCommand(command, environment: ["PATH": "/usr/bin:/bin", "LIBDISPATCH_LOG": "stderr"],
