@@ -61,14 +61,16 @@ if [ "${TEST_LOOP_BESIDE:-1}" != 0 ]; then
     echo "test-loop: a swift build of a second clone runs beside, from clean each time" >&2
 fi
 
-# The names of the tests a run's output says failed: Swift Testing's, XCTest's, pytest's and the system cases'.
+# The names of the tests a run's output says failed: Swift Testing's, XCTest's, pytest's and the system cases'. Every
+# command in it ends with status 0, as `set -e` and `pipefail` would otherwise end the loop at the first failed run
+# without its summary.
 failed_tests() {
     {
-        sed -n 's/^✘ Test \(.*\) \(recorded an issue\|failed after\).*/\1/p' "$1"
+        grep -v '^✘ Test run with' "$1" | sed -n 's/^✘ Test \(.*\) \(recorded an issue\|failed after\).*/\1/p'
         sed -n "s/^Test Case '\\(.*\\)' failed.*/\\1/p" "$1"
         sed -n 's/^FAIL  *\([^ ]*\).*/system case \1/p' "$1"
         sed -n 's/^FAILED \([^ ]*\).*/pytest \1/p' "$1"
-        grep -q 'exited with unexpected signal' "$1" && echo "the test process crashed"
+        if grep -q 'exited with unexpected signal' "$1"; then echo "the test process crashed"; fi
     } | sed 's/ with [0-9]* arguments\{0,1\} .*//; s/ with [0-9]* test cases//' | sort -u
 }
 
