@@ -126,18 +126,18 @@
     }
 
     // Slots that changed together (a burst of entries at one instant) come in one event and are redrawn in one go.
+    // Their markup is parsed in one go too: one parser run for the burst instead of one a slot.
     function replaceSlots(payload) {
         version = payload.version;
         grid.dataset.version = version;
-        payload.slots.forEach(replaceSlot);
+        const fresh = nodes(payload.slots.map((slot) => slot.html).join(""));
+        Array.from(fresh.children).forEach(replaceSlot);
         startTicking();
     }
 
-    function replaceSlot(payload) {
-        const old = document.getElementById("slot-" + payload.slot);
-        if (!old) return;
-        const fresh = nodes(payload.html).firstElementChild;
-        if (!fresh) return;
+    function replaceSlot(fresh) {
+        const old = document.getElementById(fresh.id);
+        if (!old || !old.classList.contains("slot")) return;
         // Keep an open back side open.
         const openBack = old.querySelector(".widget.flipped");
         const focused = focusAddress(old);
