@@ -57,8 +57,9 @@ extension WidgetService {
                 StatusMethod.ProviderDirectory(path: $0.path, state: $0.stateName, manifests: $0.files)
             },
             stateNotWritten: state.health.failure.map {
-                StatusMethod.StateWriteFailure(since: now.wall(atMonotonic: $0.since), cause: $0.cause,
-                                               attempts: $0.attempts, nextAttempt: now.wall(atMonotonic: $0.nextAttempt))
+                StatusMethod.StateWriteFailure(
+                    since: now.wall(atMonotonic: $0.since), cause: $0.cause, attempts: $0.attempts,
+                    nextAttempt: now.wall(atMonotonic: $0.nextAttempt))
             })
     }
 }

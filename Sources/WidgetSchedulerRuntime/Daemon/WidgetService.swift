@@ -9,9 +9,11 @@ import WidgetSchedulerCore
 /// fakes.
 ///
 /// Its parts, one job each: `StatePersistence` restores the widgets and writes their changes, `RunReporter` tells the
-/// journal and the history, `WatchHub` tells hosts; the runs (`WidgetService+Runs`), the control API's requests and
-/// queries, and the status text have their own files. Everything here runs on the event loop's one thread. Changes
-/// are collected and written by `flush()`, when the daemon's `WritePacer` says.
+/// journal and the history, `WatchHub` tells hosts. Here the service drives the scheduler; in files of their own
+/// (`WidgetService+…`): the runs, what watchers are told, the state's writes as callers see them, the control API's
+/// requests and queries (those a provider answers apart), group data, images and the status text. Everything here
+/// runs on the event loop's one thread. Changes are collected and written by `flush()`, when the daemon's
+/// `WritePacer` says.
 public final class WidgetService {
     /// Where the service keeps its files and how it behaves.
     public struct Options: Sendable {
@@ -113,9 +115,6 @@ public final class WidgetService {
         _ = handle(.tick)
     }
 
-    /// Whether changes are waiting for `flush()`.
-    public var hasUnwrittenChanges: Bool { state.hasUnwrittenChanges }
-
     /// Writes the changes since the last write in one transaction, with the clock stamp used to restore after a
     /// restart; the run lines folded since the last write go with them. The replies waiting for the write are sent
     /// (or get `StateNotWritten`). A failure makes the service degraded until a write succeeds.
@@ -128,30 +127,6 @@ public final class WidgetService {
         removeReleasedImages()
         // The status line says whether the service is degraded.
         if state.health.isDegraded != wasDegraded { revision &+= 1 }
-    }
-
-    /// Whether client replies wait for the next write: the daemon writes at the end of the turn.
-    public var hasRepliesAwaitingWrite: Bool { state.hasRepliesAwaitingWrite }
-
-    /// While writes fail, the monotonic instant the backoff allows the next attempt; nil while they succeed.
-    public var stateWriteRetryAt: Double? { state.health.nextAttempt }
-
-    /// The spell of failed writes the service is in, nil while writes succeed.
-    public var stateWriteFailure: StateWriteHealth.Failure? { state.health.failure }
-
-    /// Calls `completion` once the changes made so far are committed (nil), or with `StateNotWritten` (applied) if
-    /// the write that should hold them fails: a state-changing reply is sent from here.
-    public func whenWritten(_ completion: @escaping (ControlError?) -> Void) {
-        state.whenWritten(completion)
-    }
-
-    /// Checks, before a client's change is made, that it can be saved: while writes fail, one attempt is made at
-    /// once (at most once a second, `StateWriteHealth`), and if writes still fail the request is refused with
-    /// `StateNotWritten` (not applied), so nothing is changed that would be lost.
-    public func requireWritableState() throws(ControlError) {
-        guard state.health.isDegraded else { return }
-        if state.mayAttemptWriteForClient(at: clock.now()) { flush() }
-        if let failure = state.health.failure { throw .stateNotWritten(cause: failure.cause, applied: false) }
     }
 
     /// The widget's scheduler state as stored, at `now`; nil once the widget is gone.
@@ -300,44 +275,6 @@ public final class WidgetService {
             run.handle.whenLasting { [weak self] pid in self?.logStart(run, pid: pid) }
         }
         return decisions
-    }
-
-    /// Tells a request's decision: a changed plan gets its own journal and history line, an unchanged one is logged
-    /// in bulk by the request (`logUnchanged`); hosts see each.
-    private func tell(_ decided: RequestDecision, at now: Instant) {
-        let id = decided.widget
-        if decided.changedPlan {
-            let reason = scheduler.plannedRun(for: id, at: now)?.reason ?? scheduler.widgets[id]?.inFlight?.reason
-            reporter.decided(decided, kind: widgets[id]?.kind, tokens: scheduler.tokens(of: id, at: now) ?? 0,
-                             reloadReason: reason, at: now, history: &state.batch)
-        }
-        if !hub.isEmpty, let kind = widgets[id]?.kind {
-            hub.broadcast(.decided(kind: kind, date: now.wall,
-                                   decision: ReloadDecision(widget: id, decision: decided.decision, now: now)))
-        }
-    }
-
-    /// Tells the entry change; `perform` has already set the widget's current content.
-    private func announceEntry(_ id: String, _ entry: TimelineOutline.Entry) {
-        guard let position = widgets.position(forKey: id) else { return }
-        logger.debug("\(id): current entry is now \(RFC3339.string(from: entry.date))", metadata: metadata(id, [
-            JournalField.messageID: JournalMessageID.entryChanged.metadataValue]))
-        guard !hub.isEmpty else { return }
-        hub.entryChanged(widget: id, kind: widgets[position: position].kind, date: entry.date,
-                         content: widgets[position: position].currentContent,
-                         isDecoded: widgets[position: position].currentContentIsDecoded,
-                         images: widgets[position: position].currentImages)
-    }
-
-    // MARK: - Watchers
-
-    /// Registers a `Watch` client; returns its id for `unwatch`.
-    public func watch(_ filter: WatchMethod.Parameters, send: @escaping (WatchEvent) -> Bool) -> Int {
-        hub.add(filter, send: send)
-    }
-
-    public func unwatch(_ id: Int) {
-        hub.remove(id)
     }
 
     /// A widget's journal fields, `extra` winning over them.
