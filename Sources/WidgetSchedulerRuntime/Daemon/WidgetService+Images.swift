@@ -119,9 +119,9 @@ extension WidgetService {
             logger.error("cannot list the stored images (\(error)); none is removed")
             return
         }
-        let orphans = ImageReferences.orphans(stored: stored, referenced: imageReferences.referenced)
+        let orphans = imageReferences.orphans(among: stored)
         for hash in orphans { images.remove(sha256: hash) }
-        let missing = imageReferences.referenced.subtracting(stored)
+        let missing = imageReferences.missing(from: stored)
         if !orphans.isEmpty {
             logger.info("removed \(Counted.phrase(orphans.count, "stored image")) no entry refers to")
         }
