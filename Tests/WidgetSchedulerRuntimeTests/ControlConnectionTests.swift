@@ -307,6 +307,22 @@ import WidgetProtocol
         #expect(budget.used < 1024)
     }
 
+    @Test func aCallWhoseLargestReplyWouldNotFitInTheBudgetIsRefusedAndTheConnectionStays() throws {
+        let largest = try #require(ControlMethod.image.largestReplyBytes)
+        let budget = BufferBudget(limit: largest - 1)
+        let connection = connection(budget: budget)
+        let image = controlMessage(#"{"method":"io.widgetscheduler.Scheduler.Image","parameters":{"sha256":"0"}}"#)
+        connection.receive(image)
+        #expect(written(connection) == [VarlinkReply(error: .bufferFull(.daemonBudget, limit: largest - 1))])
+        #expect(handler.calls.isEmpty, "refused before the handler reads the image")
+        #expect(!connection.dropped && !connection.closed)
+        // The connection's own buffers count too: room for a whole reply beside them.
+        budget.limit = largest + (1 << 20)
+        connection.receive(image)
+        _ = written(connection)
+        #expect(handler.calls.map(\.method) == [.image], "with room for the reply, the call is answered")
+    }
+
     @Test func oversizedMessageGetsAnErrorThenTheConnectionCloses() {
         let connection = connection(maximumMessageSize: 64)
         connection.receive(Array(repeating: 0x20, count: 100))

@@ -50,6 +50,11 @@ public enum ControlMethod: String, Sendable, Hashable, CaseIterable, Codable {
     /// Whether the method streams replies and must be called with `more: true`.
     public var requiresMore: Bool { self == .watch }
 
+    /// The most bytes one reply may take, for a method whose reply can be far larger than its request (`Image`'s
+    /// 2.8 MB of base64); nil for the others. The daemon refuses such a call with `BufferFull` (daemonBudget) while
+    /// its buffers have less room than that left.
+    public var largestReplyBytes: Int? { self == .image ? ImageMethod.largestReplyBytes : nil }
+
     /// The method named by a fully qualified name, if it belongs to this interface.
     public init?(qualifiedName: String) {
         let prefix = ControlInterface.name + "."

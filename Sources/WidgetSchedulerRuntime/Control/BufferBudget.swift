@@ -20,6 +20,12 @@ final class BufferBudget {
     /// Whether more is held than the budget allows.
     var isExceeded: Bool { used > limit }
 
+    /// Whether a reply of up to `bytes` fits in what the budget has left: a call whose reply is queued whole is
+    /// refused before it is answered rather than let the budget overflow.
+    func hasRoom(for bytes: Int) -> Bool {
+        limit - used >= bytes
+    }
+
     /// A connection's holding changed by `delta` bytes.
     func change(by delta: Int) {
         used += delta

@@ -81,10 +81,6 @@ final class ControlConnection {
     /// Bytes waiting to be written.
     var pendingOutputCount: Int { output.count - outputStart }
 
-    /// The bytes the daemon's buffer budget has left, and its limit: a call whose reply is large may be refused
-    /// rather than queued past it.
-    var bufferBudgetRoom: (room: Int, limit: Int) { (budget.limit - budget.used, budget.limit) }
-
     /// Bytes of memory this connection's buffers hold in the daemon: what was received and not yet dispatched, and
     /// what is not yet written, with the room their arrays keep to grow (an array doubles as it grows, so this is
     /// what the budget must count to bound the daemon's memory).
@@ -289,6 +285,10 @@ final class ControlConnection {
             // A method that changes nothing, called without wanting its reply, has no effect: its work is skipped
             // (a `Kinds` of 10 000 kinds costs the loop milliseconds, and a burst of them cost it seconds).
             break
+        case .handler(let method) where method.largestReplyBytes.map { !budget.hasRoom(for: $0) } ?? false:
+            // Refused before the handler reads anything: the reply would be queued whole, and a crowd of readers
+            // must get refusals rather than the daemon's memory. The connection stays; the client may ask again.
+            answer(.error(.bufferFull(.daemonBudget, limit: budget.limit)))
         case .handler(let method):
             let call = VarlinkCall(request: request, method: method, peer: peer, connection: self)
             activeCall = call

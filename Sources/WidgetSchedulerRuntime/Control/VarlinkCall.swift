@@ -29,10 +29,6 @@ public final class VarlinkCall {
         self.connection = connection
     }
 
-    /// The bytes left in the daemon's buffer budget (`buffer-budget`) and its limit, up to date with every reply
-    /// queued so far; nil once the connection is gone.
-    public var bufferBudget: (room: Int, limit: Int)? { connection?.bufferBudgetRoom }
-
     /// Whether the client asked for a stream (`more: true`).
     public var wantsMore: Bool { request.wantsMore }
 

@@ -174,14 +174,9 @@ public final class DaemonControlHandler: ControlHandler {
         case .timeline:
             return .reply(try service.timeline(id: try call.parameters(TimelineMethod.self).id))
         case .image:
-            let parameters = try call.parameters(ImageMethod.self)
-            // A reply is up to 2.8 MB of base64, queued whole: past the budget the call is refused before the image is
-            // read, so a crowd of readers cannot take the daemon's memory (each connection also stops being read
-            // while its reply waits, past the 1 MiB high-water mark).
-            if let budget = call.bufferBudget, budget.room < ImageMethod.largestReplyBytes {
-                throw .bufferFull(.daemonBudget, limit: budget.limit)
-            }
-            return .reply(try service.image(parameters))
+            // The connection has checked that the buffer budget has room for the largest reply
+            // (`ControlMethod.largestReplyBytes`).
+            return .reply(try service.image(try call.parameters(ImageMethod.self)))
         case .budget:
             let parameters = try call.parameters(BudgetMethod.self)
             return .reply(BudgetMethod.Reply(ledgers: try service.budget(id: parameters.id, kind: parameters.kind)))
