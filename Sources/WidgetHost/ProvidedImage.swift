@@ -55,15 +55,15 @@ struct ProvidedImage: Sendable, Equatable {
     /// PNG, JPEG or WebP of the type it says, by their first bytes: the host never sends bytes under a type they are
     /// not.
     static func check(_ reply: ImageMethod.Reply) -> Result<ProvidedImage, HostError> {
-        guard let data = Data(base64Encoded: reply.data), data.count == reply.byteCount,
+        guard let data = Data(base64Encoded: reply.data), data.count == reply.image.byteCount,
               data.count <= ImageType.maximumFileSize
         else {
             return .failure(HostError(status: 502, message: "The widget daemon's image could not be read."))
         }
         let bytes = [UInt8](data)
-        guard let type = ImageType(signature: bytes), type.mediaType == reply.contentType else {
+        guard let type = ImageType(signature: bytes), type.mediaType == reply.image.contentType else {
             return .failure(HostError(status: 502, message: "The widget daemon's image is not the "
-                + "\(reply.contentType.prefix(40)) it says it is."))
+                + "\(reply.image.contentType.prefix(40)) it says it is."))
         }
         return .success(ProvidedImage(bytes: bytes, type: type))
     }

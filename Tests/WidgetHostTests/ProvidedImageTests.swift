@@ -10,9 +10,12 @@ struct ProvidedImageTests {
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 40)
     static let sha256 = String(repeating: "ab", count: 32)
 
-    static func reply(_ bytes: [UInt8] = png, type: String = "image/png", byteCount: Int? = nil) -> ImageMethod.Reply {
-        ImageMethod.Reply(contentType: type, width: 4, height: 3, byteCount: byteCount ?? bytes.count,
-                          data: Data(bytes).base64EncodedString())
+    static func reply(_ bytes: [UInt8] = png, type: String = "image/png", byteCount: Int? = nil,
+                      data: String? = nil) -> ImageMethod.Reply {
+        ImageMethod.Reply(
+            image: EntryImage(sha256: sha256, contentType: type, width: 4, height: 3,
+                              byteCount: byteCount ?? bytes.count),
+            data: data ?? Data(bytes).base64EncodedString())
     }
 
     /// The answer for `sha256`, with how many times the daemon was asked.
@@ -83,12 +86,12 @@ struct ProvidedImageTests {
             Self.reply(type: "image/jpeg"),
             Self.reply(type: "text/html"),
             Self.reply(byteCount: Self.png.count + 1),
-            ImageMethod.Reply(contentType: "image/png", width: 1, height: 1, byteCount: 3, data: "not base64!"),
+            Self.reply(byteCount: 3, data: "not base64!"),
         ]
         for reply in cases {
             let (answer, _) = await Self.answer { reply }
             guard case .refused(let error) = answer else {
-                Issue.record("served \(reply.contentType) \(reply.data.prefix(20))")
+                Issue.record("served \(reply.image.contentType) \(reply.data.prefix(20))")
                 continue
             }
             #expect(error.status == 502)

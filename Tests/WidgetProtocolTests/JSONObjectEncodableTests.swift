@@ -142,7 +142,9 @@ struct JSONObjectEncodableTests {
 
     @Test func theImageReplyIsByteForByteWhatVarlinkCodingWrites() throws {
         let data = Data((0..<3_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }).base64EncodedString()
-        let reply = ImageMethod.Reply(contentType: "image/png", width: 2048, height: 1, byteCount: 3_000, data: data)
+        let image = EntryImage(sha256: String(repeating: "0f", count: 32), contentType: "image/png", width: 2048,
+                               height: 1, byteCount: 3_000)
+        let reply = ImageMethod.Reply(image: image, data: data)
         #expect(reply.encodedJSONObject() == (try VarlinkCoding.encode(reply)))
         let decoded = try VarlinkCoding.decode(ImageMethod.Reply.self,
                                                from: JSONValue(jsonText: String(decoding: reply.encodedJSONObject(),

@@ -53,9 +53,7 @@ struct WidgetServiceImageTests {
         harness.service.flush()
         #expect(harness.store.imageReferenceRows[id] == [Self.sha256OfPNG])
         let image = try harness.service.image(ImageMethod.Parameters(widget: id, sha256: Self.sha256OfPNG))
-        #expect(image == ImageMethod.Reply(contentType: "image/png", width: 16, height: 16,
-                                           byteCount: ImageSamples.png.count,
-                                           data: Data(ImageSamples.png).base64EncodedString()))
+        #expect(image == ImageMethod.Reply(image: expected, data: Data(ImageSamples.png).base64EncodedString()))
     }
 
     struct Refusal: CustomTestStringConvertible, Sendable {
@@ -185,7 +183,8 @@ struct WidgetServiceImageTests {
         harness.service.flush()
         #expect(images.stored[Self.sha256OfPNG] != nil, "the current entry still shows it")
         #expect(harness.store.imageReferenceRows[id] == [Self.sha256OfPNG])
-        #expect(try harness.service.image(ImageMethod.Parameters(widget: id, sha256: Self.sha256OfPNG)).width == 16)
+        #expect(try harness.service.image(ImageMethod.Parameters(widget: id, sha256: Self.sha256OfPNG)).image.width
+                == 16)
         harness.advance(to: 400 + 3_601)
         harness.service.flush()
         #expect(images.stored.isEmpty, "gone once the new timeline's entry is current")
@@ -203,7 +202,8 @@ struct WidgetServiceImageTests {
         let restarted = try WidgetServiceHarness(store: store, images: images)
         #expect(images.stored.keys.sorted() == [Self.sha256OfPNG])
         #expect(images.runDirectories.isEmpty, "a dead process's run directories go")
-        #expect(try restarted.service.image(ImageMethod.Parameters(widget: id, sha256: Self.sha256OfPNG)).height == 16)
+        #expect(try restarted.service.image(ImageMethod.Parameters(widget: id, sha256: Self.sha256OfPNG)).image.height
+                == 16)
         #expect(restarted.journal.entries.contains { $0.message == "removed 1 stored image no entry refers to" })
     }
 
@@ -225,7 +225,8 @@ struct WidgetServiceImageTests {
             let entry = try #require(try reply?.get()).entry
             let image = try #require(entry.images?["preview.png"])
             hashes.append(image.sha256)
-            #expect(try harness.service.image(ImageMethod.Parameters(kind: "weather", sha256: image.sha256)).width == 8)
+            #expect(try harness.service.image(ImageMethod.Parameters(kind: "weather", sha256: image.sha256)).image.width
+                    == 8)
             #expect(throws: ControlError.noSuchImage(kind: "clock", sha256: image.sha256)) {
                 try harness.service.image(ImageMethod.Parameters(kind: "clock", sha256: image.sha256))
             }

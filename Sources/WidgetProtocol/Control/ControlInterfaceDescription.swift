@@ -277,16 +277,11 @@ extension ControlInterface {
     # The views hosts draw widgets with, of every kind that has them or of one kind; the daemon renders nothing.
     method Views(kind: ?string) -> (views: []KindViews)
 
-    # The bytes of an image an entry names (its images' sha256), base64 in data: by widget, an image of its stored
-    # timeline or current entry; by kind, one of the kind's previews the daemon keeps (the latest Snapshot answers).
-    # Exactly one of widget and kind; readable by whoever may call Timeline.
-    method Image(widget: ?string, kind: ?string, sha256: string) -> (
-      contentType: string,
-      width: int,
-      height: int,
-      byteCount: int,
-      data: string
-    )
+    # The bytes of an image an entry names (its images' sha256), base64 in data, with the image as entries describe
+    # it (read again from the stored bytes): by widget, an image of its stored timeline or current entry; by kind, one
+    # of the kind's previews the daemon keeps (the latest Snapshot answers). Exactly one of widget and kind; readable
+    # by whoever may call Timeline.
+    method Image(widget: ?string, kind: ?string, sha256: string) -> (image: EntryImage, data: string)
 
     error UnknownKind (kind: string)
     error UnknownWidget (id: string)

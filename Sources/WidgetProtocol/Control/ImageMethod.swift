@@ -21,36 +21,24 @@ public enum ImageMethod: VarlinkMethod {
     }
 
     public struct Reply: Sendable, Hashable, Codable, JSONObjectEncodable {
-        /// `image/png`, `image/jpeg` or `image/webp`.
-        public var contentType: String
-        public var width: Int
-        public var height: Int
-        public var byteCount: Int
+        /// The image as an entry's `images` describes it, read again from the stored bytes.
+        public var image: EntryImage
         /// The stored bytes, exactly, in base64 (RFC 4648, with padding).
         public var data: String
 
-        public init(contentType: String, width: Int, height: Int, byteCount: Int, data: String) {
-            self.contentType = contentType
-            self.width = width
-            self.height = height
-            self.byteCount = byteCount
+        public init(image: EntryImage, data: String) {
+            self.image = image
             self.data = data
         }
 
-        public var jsonCapacityEstimate: Int { 128 + data.utf8.count }
+        public var jsonCapacityEstimate: Int { 256 + data.utf8.count }
 
         /// Byte for byte what `VarlinkCoding` writes, without `JSONEncoder` walking megabytes of base64.
         public func encodeJSONObject(into output: inout JSONBytesWriter) {
-            output.raw("{\"byteCount\":")
-            output.integer(Int64(byteCount))
-            output.raw(",\"contentType\":")
-            output.string(contentType)
-            output.raw(",\"data\":")
+            output.raw("{\"data\":")
             output.string(data)
-            output.raw(",\"height\":")
-            output.integer(Int64(height))
-            output.raw(",\"width\":")
-            output.integer(Int64(width))
+            output.raw(",\"image\":")
+            output.value(image.jsonValue)
             output.raw("}")
         }
     }

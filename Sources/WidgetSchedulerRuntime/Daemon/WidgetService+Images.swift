@@ -174,7 +174,8 @@ extension WidgetService {
             logger.error("stored image \(sha256) is no longer an image the daemon takes; it is not served")
             throw missing
         }
-        return ImageMethod.Reply(contentType: header.format.contentType, width: header.width, height: header.height,
-                                 byteCount: bytes.count, data: Data(bytes).base64EncodedString())
+        let image = EntryImage(sha256: sha256, contentType: header.format.contentType, width: header.width,
+                               height: header.height, byteCount: bytes.count)
+        return ImageMethod.Reply(image: image, data: Data(bytes).base64EncodedString())
     }
 }
