@@ -155,7 +155,8 @@ let package = Package(
         ),
         .testTarget(name: "WidgetProtocolTests", dependencies: ["WidgetProtocol", "WidgetSchedulerCoreTestKit"]),
         .testTarget(
-            name: "WidgetProvidersTests", dependencies: ["WidgetProviders", "WidgetProtocol", "WidgetViews", "CSpawn"]
+            name: "WidgetProvidersTests",
+            dependencies: ["WidgetProviders", "WidgetProtocol", "WidgetViews", "CSpawn", "WidgetSchedulerTestKit"]
         ),
         .executableTarget(
             name: "systemdkit-probe",

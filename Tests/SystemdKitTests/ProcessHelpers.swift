@@ -3,6 +3,8 @@ import Glibc
 import SystemdKit
 
 /// Starts `/bin/sh -c script` with an empty signal mask and returns its pid.
+// Not the test kit's `ChildProcess`: the event loop's child source under test reaps this child itself, where a
+// `ChildProcess` owns the reaping (its deinit would wait for, and signal, a pid the loop has already reaped).
 func spawnShell(_ script: String) throws -> pid_t {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

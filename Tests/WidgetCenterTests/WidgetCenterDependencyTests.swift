@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WidgetSchedulerTestKit
 
 /// The package's root, found from this file's path.
 private let packageRoot = URL(fileURLWithPath: #filePath)
@@ -16,18 +17,12 @@ private func dumpPackage() throws -> [String: Any] {
     }
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("dump-package-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: scratch) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: swift)
-    process.arguments = ["package", "--package-path", packageRoot.path, "--scratch-path", scratch.path, "dump-package"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0, let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+    let dump = try ChildProcess.capture(
+        [swift, "package", "--package-path", packageRoot.path, "--scratch-path", scratch.path, "dump-package"],
+        environment: ProcessInfo.processInfo.environment)
+    guard dump.status == 0, let manifest = try JSONSerialization.jsonObject(with: Data(dump.output)) as? [String: Any]
     else {
-        throw DumpFailure(description: "swift package dump-package exited \(process.terminationStatus)")
+        throw DumpFailure(description: "swift package dump-package exited \(dump.status)")
     }
     return manifest
 }

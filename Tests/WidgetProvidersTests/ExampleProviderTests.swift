@@ -3,6 +3,7 @@ import Testing
 import WidgetProtocol
 import WidgetProviders
 import WidgetSchedulerCore
+import WidgetSchedulerTestKit
 import WidgetViews
 
 /// The repository's `examples/` folder, found from this file's path.
@@ -14,24 +15,13 @@ private let scriptManifests = [
     "weather/weather.toml", "python/quote.toml", "shell/system.toml", "trivial/trivial.toml", "photo/photo.toml",
 ]
 
-/// Runs a manifest's exec with `request` on stdin (tests may use Foundation.Process; the daemon does not).
+/// Runs a manifest's exec with `request` on stdin, outside the runner's sandbox.
 private func run(_ manifest: ProviderManifest, _ request: ProviderRequest,
                  environment: [String: String] = [:]) throws -> (status: Int32, stdout: [UInt8]) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: manifest.exec[0])
-    process.arguments = Array(manifest.exec.dropFirst())
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    input.fileHandleForWriting.write(Data(request.encodedLine()))
-    try input.fileHandleForWriting.close()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, Array(data))
+    let run = try ChildProcess.capture(manifest.exec,
+                                       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+                                       input: request.encodedLine())
+    return (run.status, run.output)
 }
 
 private func loadManifest(_ relativePath: String) throws -> ProviderManifest {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WidgetProtocol
 @testable import WidgetProviders
+import WidgetSchedulerTestKit
 
 /// A sandboxed provider cannot signal anything outside its own run: not the process that runs the runner (the
 /// daemon), not the sandbox's spawning thread (a signal to a thread's id is a signal to its whole process), not a
@@ -82,19 +83,13 @@ struct RunnerSignalScopeTests {
     private static func probe(in sandbox: ProviderSandbox) throws -> [String: String] {
         let directory = try RunnerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let outsider = Process()
-        outsider.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        outsider.arguments = ["60"]
-        try outsider.run()
-        defer {
-            kill(outsider.processIdentifier, SIGKILL)  // SIGTERM may be blocked in this process, and so in it
-            outsider.waitUntilExit()
-        }
+        let outsider = try ChildProcess.idle()
+        defer { outsider.killAndWait() }
         let name = "widget-scheduler-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let listener = try abstractListener(named: name)
         defer { close(listener) }
         var environment = ProcessSpec.minimalEnvironment
-        environment["OUTSIDER"] = String(outsider.processIdentifier)
+        environment["OUTSIDER"] = String(outsider.pid)
         environment["ABSTRACT"] = name
         let spec = ProcessSpec(argv: try RunnerHarness.interpreted(probe, in: directory), environment: environment,
                                timeout: 20)

@@ -4,6 +4,7 @@ import SystemdKit
 import Testing
 import WidgetProtocol
 @testable import WidgetSchedulerRuntime
+import WidgetSchedulerTestKit
 
 @Suite struct ControlServerTests {
     private let loop: EventLoop
@@ -47,15 +48,10 @@ import WidgetProtocol
             print(child, flush=True)
             os._exit(0)
             """
-        let python = Process()
-        let output = Pipe()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        python.arguments = ["-c", script, path]
-        python.standardOutput = output
-        try python.run()
-        python.waitUntilExit()
-        #expect(python.terminationStatus == 0)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let python = try ChildProcess.capture(["/usr/bin/python3", "-c", script, path],
+                                              environment: ProcessInfo.processInfo.environment)
+        #expect(python.status == 0)
+        let printed = String(decoding: python.output, as: UTF8.self)
         let holder = try #require(Int32(printed.trimmingCharacters(in: .whitespacesAndNewlines)), "\(printed)")
         defer { kill(holder, SIGKILL) }
         #expect(ControlServer.someoneListens(at: path) == false, "the process that listened is gone")

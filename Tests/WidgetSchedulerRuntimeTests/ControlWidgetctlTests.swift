@@ -4,6 +4,7 @@ import SystemdKit
 import Testing
 import WidgetProtocol
 @testable import WidgetSchedulerRuntime
+import WidgetSchedulerTestKit
 
 /// The real `widgetctl` binary against the real `ControlServer`, with the test handler behind it. The server's loop
 /// turns on this thread while widgetctl runs as a child process.
@@ -32,26 +33,30 @@ import WidgetProtocol
 
     /// Runs widgetctl with `arguments`, turning the server's loop until it exits; `whileRunning` runs each turn.
     private func widgetctl(_ arguments: [String], socket: Bool = true, whileRunning: () -> Void = {}) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments + (socket ? ["--socket", path] : [])
-        process.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("widgetctl-\(UUID().uuidString)").path
+        defer {
+            unlink(base + ".out")
+            unlink(base + ".err")
+        }
+        let input = try Descriptor.null()
+        defer { close(input) }
+        let output = try Descriptor.openForWriting(base + ".out")
+        defer { close(output) }
+        let error = try Descriptor.openForWriting(base + ".err")
+        defer { close(error) }
+        let process = try ChildProcess([Self.binary.path] + arguments + (socket ? ["--socket", path] : []),
+                                       environment: ["TZ": "UTC", "PATH": "/usr/bin:/bin"], input: input,
+                                       output: output, error: error)
         let deadline = Date().addingTimeInterval(20)
         while process.isRunning && Date() < deadline {
             _ = try loop.runOnce(timeout: 10_000)
             whileRunning()
         }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus,
-            output: String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-            error: String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        if process.isRunning { process.killAndWait() }
+        func read(_ path: String) -> String {
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+        }
+        return Run(status: process.exitStatus ?? -1, output: read(base + ".out"), error: read(base + ".err"))
     }
 
     @Test func binaryWasBuilt() {

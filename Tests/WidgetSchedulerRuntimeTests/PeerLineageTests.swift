@@ -3,6 +3,7 @@ import Glibc
 import Testing
 import WidgetProtocol
 @testable import WidgetSchedulerRuntime
+import WidgetSchedulerTestKit
 
 /// A control peer with the daemon's uid is a provider's when it descends from the daemon in the process tree
 /// (`PeerCredentials.isProvider`): here this test process plays the daemon, and its children the providers.
@@ -37,42 +38,49 @@ struct PeerLineageTests {
     }
 
     /// A child that connects to `path` (through `setpriv` first when `as` names a uid), says so on stdout and waits
-    /// for its stdin to end.
-    private static func connectingChild(to path: String, as user: String? = nil) throws -> (Process, Pipe) {
-        let process = Process()
+    /// for its stdin to end; with the write end of its stdin, to close.
+    private static func connectingChild(to path: String, as user: String? = nil) throws -> (ChildProcess, Int32) {
         let script = "import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); "
             + "print('connected', flush=True); sys.stdin.read()"
-        if let user {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "/usr/bin/python3",
-                                 "-c", script, path]
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", script, path]
+        let python = ["/usr/bin/python3", "-c", script, path]
+        let arguments = user.map { ["/usr/bin/setpriv", "--reuid=\($0)", "--regid=\($0)", "--clear-groups"] + python }
+            ?? python
+        let input = try Descriptor.pipe()
+        let output = try Descriptor.pipe()
+        defer { close(output.read) }
+        let child: ChildProcess
+        do {
+            // The child's ends are the child's alone: an end of file below then means it is gone.
+            defer {
+                close(input.read)
+                close(output.write)
+            }
+            child = try ChildProcess(arguments, environment: ProcessInfo.processInfo.environment, input: input.read,
+                                     output: output.write, error: STDERR_FILENO)
+        } catch {
+            close(input.write)
+            throw error
         }
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        _ = output.fileHandleForReading.readData(ofLength: 10)
-        return (process, input)
+        // Its line says it has connected; an end of file, that it could not (`accept` then fails).
+        var line = [UInt8](repeating: 0, count: 16)
+        _ = read(output.read, &line, line.count)
+        return (child, input.write)
     }
 
     @Test func aChildOfTheDaemonIsAProvidersAndTheDaemonItselfIsNot() throws {
         let listener = try Listener()
         let (child, input) = try Self.connectingChild(to: listener.path)
         defer {
-            input.fileHandleForWriting.closeFile()
-            child.waitUntilExit()
+            close(input)
+            child.waitForExit(timeout: 20)
         }
         let fromChild = try listener.accept()
         defer { close(fromChild) }
         let peer = try PeerCredentials.of(socket: fromChild, providerAncestor: getpid())
-        #expect(peer.pid == child.processIdentifier)
+        #expect(peer.pid == child.pid)
         #expect(peer.isProvider)
         // The same peer, with another process as the daemon: not below it.
-        #expect(try !PeerCredentials.of(socket: fromChild, providerAncestor: child.processIdentifier).isProvider)
+        #expect(try !PeerCredentials.of(socket: fromChild, providerAncestor: child.pid).isProvider)
         #expect(try !PeerCredentials.of(socket: fromChild).isProvider, "no ancestor given, nobody is a provider's")
 
         let own = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -89,8 +97,8 @@ struct PeerLineageTests {
         chmod(listener.path, 0o666)
         let (child, input) = try Self.connectingChild(to: listener.path, as: "65534")
         defer {
-            input.fileHandleForWriting.closeFile()
-            child.waitUntilExit()
+            close(input)
+            child.waitForExit(timeout: 20)
         }
         let connection = try listener.accept()
         defer { close(connection) }
@@ -102,20 +110,14 @@ struct PeerLineageTests {
     @Test func aPeerThatIsGoneBeforeItIsLookedUpCountsAsAProviders() throws {
         let listener = try Listener()
         let (child, input) = try Self.connectingChild(to: listener.path)
-        input.fileHandleForWriting.closeFile()
-        child.waitUntilExit()
+        close(input)
+        while child.waitForExit(timeout: 3_600) == nil {}
         let connection = try listener.accept()
         defer { close(connection) }
         // As the daemon, a process the peer never descended from: a live peer would be told apart from its
         // providers. A gone one's place in the tree cannot be proven any more: with the daemon's uid, it gets nothing.
-        let outsider = Process()
-        outsider.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        outsider.arguments = ["30"]
-        try outsider.run()
-        defer {
-            kill(outsider.processIdentifier, SIGKILL)  // SIGTERM may be blocked in this process, and so in it
-            outsider.waitUntilExit()
-        }
-        #expect(try PeerCredentials.of(socket: connection, providerAncestor: outsider.processIdentifier).isProvider)
+        let outsider = try ChildProcess.idle()
+        defer { outsider.killAndWait() }
+        #expect(try PeerCredentials.of(socket: connection, providerAncestor: outsider.pid).isProvider)
     }
 }

@@ -140,6 +140,43 @@ public final class ChildProcess: @unchecked Sendable {
         return (process.exitStatus ?? -1, (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
     }
 
+    /// Runs `arguments` to its end with `input` on its standard input and its standard error discarded; returns its
+    /// exit status (as `run` gives it) and its standard output alone. Both go through files, so neither side can
+    /// block the other however much it writes.
+    public static func capture(_ arguments: [String], environment: [String: String], input: [UInt8] = []) throws
+        -> (status: Int32, output: [UInt8])
+    {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("widget-run-\(UUID().uuidString)")
+            .path
+        let inputPath = base + ".in", outputPath = base + ".out"
+        defer {
+            unlink(inputPath)
+            unlink(outputPath)
+        }
+        guard FileManager.default.createFile(atPath: inputPath, contents: Data(input)) else {
+            throw TestFailure("cannot write \(inputPath)")
+        }
+        let inputFD = try Descriptor.openForReading(inputPath)
+        defer { close(inputFD) }
+        let outputFD = try Descriptor.openForWriting(outputPath)
+        defer { close(outputFD) }
+        let errorFD = try Descriptor.openForWriting("/dev/null", append: true)
+        defer { close(errorFD) }
+        let process = try ChildProcess(arguments, environment: environment, input: inputFD, output: outputFD,
+                                       error: errorFD)
+        while process.waitForExit(timeout: 3_600) == nil {}
+        let output = FileManager.default.contents(atPath: outputPath).map { [UInt8]($0) } ?? []
+        return (process.exitStatus ?? -1, output)
+    }
+
+    /// A child that sleeps until it is killed, its streams on /dev/null: a live process that is no one's ancestor
+    /// and no one's child but the test's.
+    public static func idle() throws -> ChildProcess {
+        let null = try Descriptor.null()
+        defer { close(null) }
+        return try ChildProcess(["/bin/sleep", "3600"], environment: [:], input: null, output: null, error: null)
+    }
+
     /// Kills the child with SIGKILL and waits for it.
     public func killAndWait() {
         signal(SIGKILL)
@@ -156,11 +193,16 @@ public enum Descriptor {
         return fd
     }
 
+    /// Opens `path` for reading, close-on-exec.
+    public static func openForReading(_ path: String) throws -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw TestFailure("cannot open \(path): errno \(errno)") }
+        return fd
+    }
+
     /// `/dev/null` for reading, close-on-exec.
     public static func null() throws -> Int32 {
-        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw TestFailure("cannot open /dev/null: errno \(errno)") }
-        return fd
+        try openForReading("/dev/null")
     }
 
     /// A close-on-exec stream pair, used as a pipe: (read end, write end). A socket pair is made close-on-exec
