@@ -55,16 +55,11 @@ extension WidgetService {
     /// admin group) may start `optionsRate` such runs a minute.
     public func snapshot(kind: String, family: String?, parameters: [String: JSONValue], uid: UInt32?,
                          completion: @escaping (Result<SnapshotMethod.Reply, ControlError>) -> Void) {
-        let resolved: (manifest: ProviderManifest, kind: WidgetKindManifest, family: String)
-        var configuration: [String: JSONValue]
-        do {
-            resolved = try resolve(kind: kind, family: family)
-            configuration = try validate(parameters, against: resolved.kind)
-        } catch {
-            completion(.failure(error))
+        guard let resolved = resolve(kind: kind, family: family, parameters: parameters, else: completion) else {
             return
         }
-        let (manifest, kindManifest, family) = resolved
+        let (manifest, kindManifest, family, given) = resolved
+        var configuration = given
         for spec in kindManifest.parameters where configuration[spec.name] == nil {
             configuration[spec.name] = spec.defaultValue
         }

@@ -109,16 +109,10 @@ extension WidgetService {
     /// it, the caller having passed `Add`'s authorization.
     public func add(kind: String, family: String?, parameters: [String: JSONValue],
                     completion: @escaping (Result<String, ControlError>) -> Void) {
-        let resolved: (manifest: ProviderManifest, kind: WidgetKindManifest, family: String)
-        let given: [String: JSONValue]
-        do {
-            resolved = try resolve(kind: kind, family: family)
-            given = try validate(parameters, against: resolved.kind)
-        } catch {
-            completion(.failure(error))
+        guard let resolved = resolve(kind: kind, family: family, parameters: parameters, else: completion) else {
             return
         }
-        let (manifest, kindManifest, family) = resolved
+        let (manifest, kindManifest, family, given) = resolved
         let missing = kindManifest.parameters.map(\.name).filter { given[$0] == nil }
         guard !missing.isEmpty else {
             completion(.success(insertWidget(kind: kind, family: family, configuration: given)))
@@ -168,10 +162,15 @@ extension WidgetService {
         }
     }
 
-    /// The manifest of `kind` and the family asked for (the kind's first when nil), refused when the kind is unknown
-    /// or lacks the family.
-    func resolve(kind: String, family: String?) throws(ControlError)
-        -> (manifest: ProviderManifest, kind: WidgetKindManifest, family: String)
+    /// A kind's manifest, a family of it, and parameters it takes, as a caller named them (`resolve`).
+    typealias ResolvedKind = (
+        manifest: ProviderManifest, kind: WidgetKindManifest, family: String, parameters: [String: JSONValue]
+    )
+
+    /// The manifest of `kind`, the family asked for (the kind's first when nil) and `parameters` validated against
+    /// the kind; refused when the kind is unknown, lacks the family, or does not take a parameter as given.
+    func resolve(kind: String, family: String?, parameters: [String: JSONValue]) throws(ControlError)
+        -> ResolvedKind
     {
         guard let manifest = manifests.manifest(forKind: kind), let kindManifest = manifest.widget(kind: kind) else {
             throw .unknownKind(kind)
@@ -181,7 +180,18 @@ extension WidgetService {
             throw .invalidParameter("family", reason: "kind \(kind) supports "
                 + kindManifest.families.joined(separator: ", ") + "; not \(ControlError.echoed(family))")
         }
-        return (manifest, kindManifest, family)
+        return (manifest, kindManifest, family, try validate(parameters, against: kindManifest))
+    }
+
+    /// `resolve` for a caller answered through `completion`: nil once its refusal is given there.
+    func resolve<Reply>(kind: String, family: String?, parameters: [String: JSONValue],
+                        else completion: (Result<Reply, ControlError>) -> Void) -> ResolvedKind? {
+        do {
+            return try resolve(kind: kind, family: family, parameters: parameters)
+        } catch {
+            completion(.failure(error))
+            return nil
+        }
     }
 
     private func insertWidget(kind: String, family: String, configuration: [String: JSONValue]) -> String {
