@@ -12,7 +12,8 @@ import unittest
 from urllib.parse import unquote
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import (ElementClickInterceptedException, ElementNotInteractableException,
+                                        NoSuchElementException, StaleElementReferenceException, TimeoutException)
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -24,7 +25,11 @@ BASE_URL = os.environ.get("HOST_URL", "http://127.0.0.1:8470")
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ARTIFACTS = os.environ.get("BROWSER_ARTIFACTS", "/tmp/widget-host-browser")
 # Generous: a wait ends as soon as its condition holds, and a loaded 2-core machine can be slow.
-TIMEOUT = float(os.environ.get("BROWSER_TIMEOUT", "60"))
+TIMEOUT = float(os.environ.get("BROWSER_TIMEOUT", "120"))
+# What a live update may do to an element between finding it and using it: replace it (a slot's redraw puts new
+# markup in place), or have it not yet ready for a pointer or the keyboard (drawn but hidden, or covered).
+PASSING = (StaleElementReferenceException, NoSuchElementException, ElementNotInteractableException,
+           ElementClickInterceptedException)
 
 
 def widgetctl(*arguments):
@@ -78,17 +83,38 @@ class HomeScreenTests(unittest.TestCase):
     # ---- Helpers ----------------------------------------------------------------------------------------------
 
     def wait(self, condition, message, timeout=TIMEOUT):
+        """Waits for `condition` to return something true, trying again when a live update replaced or hid what it
+        used meanwhile; on a timeout, says what the last attempt met."""
+        last = []
         def attempt(driver):
             try:
-                return condition(driver)
-            except StaleElementReferenceException:
+                result = condition(driver)
+            except PASSING as error:
+                last[:] = ["%s: %s" % (type(error).__name__, str(error.msg or "").split("\n")[0])]
                 return False
-        return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(attempt, message)
+            last[:] = ["%r" % (result,)]
+            return result
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.1, ignored_exceptions=()).until(attempt)
+        except TimeoutException:
+            self.fail("timed out after %g s waiting for %s; last seen: %s" % (timeout, message, last[0] if last
+                                                                              else "nothing"))
 
     def retry(self, action, what):
         """Runs an action on elements, again when a live update replaced them meanwhile (ticker widgets change every
-        two seconds, and each change redraws their slot)."""
+        two seconds, and each change redraws their slot) or they are not yet ready for it."""
         return self.wait(lambda d: action() or True, what)
+
+    def click_in_card(self, widget, selector, what):
+        """Clicks the element `selector` of the widget's card, found afresh at each try, once it is displayed and
+        enabled: a redraw of the slot between finding and clicking replaces it."""
+        def click():
+            element = self.card(widget).find_element(By.CSS_SELECTOR, selector)
+            if not (element.is_displayed() and element.is_enabled()):
+                return False
+            element.click()
+            return True
+        self.wait(lambda d: click(), what)
 
     def choose(self, widget, action, value):
         """Picks `value` in the card's select[data-action=action] in one step, as a person does: ticker cards are
@@ -124,6 +150,12 @@ class HomeScreenTests(unittest.TestCase):
 
     def slot_of(self, widget):
         return self.card(widget).find_element(By.XPATH, "./ancestor::section[contains(@class,'slot')]")
+
+    def family_of_slot(self, widget):
+        """The family of the slot that holds the widget's card now (None without a card), in one query."""
+        return self.driver.execute_script(
+            "const c = document.querySelector('.widget[data-widget=\"' + arguments[0] + '\"]');"
+            "const s = c && c.closest('.slot'); return s ? s.dataset.family : null;", widget)
 
     def shown_in(self, slot):
         """The widgets a slot shows now."""
@@ -170,7 +202,9 @@ class HomeScreenTests(unittest.TestCase):
             face = self.wait(lambda d, w=widget["id"]: self.card_text(w), "the face of %s" % widget["id"])
             self.assertTrue(any(value in face for value in scalars),
                             "%s shows none of %s: %r" % (widget["id"], scalars, face))
-            self.assertNotIn("placeholder", self.card(widget["id"]).get_attribute("class"))
+            classes = self.wait(lambda d, w=widget["id"]: self.card(w).get_attribute("class"),
+                                "the classes of %s" % widget["id"])
+            self.assertNotIn("placeholder", classes)
 
     def test_2_an_entry_change_appears_at_its_date(self):
         widget = self.add_ticker("arrival")
@@ -233,7 +267,7 @@ class HomeScreenTests(unittest.TestCase):
 
         # Configure it through a dynamic option found by search.
         self.set_editing(True)
-        self.card(widget).find_element(By.CSS_SELECTOR, 'button[data-action="configure"]').click()
+        self.click_in_card(widget, 'button[data-action="configure"]', "a click on Edit widget")
         field = self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#configure .field[data-param="location"]'),
                           "the configuration form")[0]
         search = field.find_element(By.CSS_SELECTOR, ".option-search")
@@ -249,7 +283,7 @@ class HomeScreenTests(unittest.TestCase):
 
         # A value the daemon refuses is shown next to its field, in the daemon's words.
         self.expected_console_errors.append("status of 422")
-        self.card(widget).find_element(By.CSS_SELECTOR, 'button[data-action="configure"]').click()
+        self.click_in_card(widget, 'button[data-action="configure"]', "a click on Edit widget")
         hours = self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#configure input[name="max-age"]'),
                           "the form again")[0]
         hours.clear()
@@ -475,14 +509,15 @@ class HomeScreenTests(unittest.TestCase):
             "the back side")[0]
         for term in ("State", "Last run", "Next reload", "Budget", "Runs in 24 h"):
             self.assertIn(term, back.text)
-        back.find_element(By.CSS_SELECTOR, 'button[data-action="reload"]').click()
+        self.click_in_card(widget, '.back button[data-action="reload"]', "a click on Reload")
         decision = self.wait(lambda d: (lambda t: t if t and t != "Asking the scheduler…" else None)(
             self.card(widget).find_element(By.CSS_SELECTOR, ".back .decision").text), "the reload's decision")
         # The daemon's answer in words; under the case's 300 s floor, right after the first run, a deferral.
         self.assertRegex(decision, r"^(Ran at |Joined the run already planned for |Deferred until )")
-        self.assertEqual(self.card(widget).find_element(By.CSS_SELECTOR, ".back .decision").get_attribute("class"),
-                         "decision", "not an error")
-        self.card(widget).find_element(By.CSS_SELECTOR, 'button[data-action="flip-back"]').click()
+        self.assertEqual(self.wait(lambda d: self.card(widget).find_element(
+            By.CSS_SELECTOR, ".back .decision").get_attribute("class"), "the decision's class"), "decision",
+            "not an error")
+        self.click_in_card(widget, 'button[data-action="flip-back"]', "a click on Done")
 
     def test_9d_resize_opens_a_link_and_remove(self):
         widget = self.add_ticker("sized")
@@ -497,15 +532,14 @@ class HomeScreenTests(unittest.TestCase):
         self.assertNotIn(widget, listed, "the small one is gone")
         self.assertEqual(listed[medium]["family"], "systemMedium")
         self.assertEqual(listed[medium]["configuration"]["label"], "sized")
-        card = self.wait_for_card(medium)
-        self.wait(lambda d: self.card(medium).find_element(By.XPATH, "./ancestor::section[1]")
-                  .get_attribute("data-family") == "systemMedium", "a medium slot")
+        self.wait_for_card(medium)
+        self.wait(lambda d: self.family_of_slot(medium) == "systemMedium", "a medium slot")
         self.set_editing(False)
         # A link inside the medium face opens its own address (WidgetKit's Link), not the widget's URL.
         self.wait_for_ticker_text(medium, "sized")
         home = self.driver.current_window_handle
         windows = set(self.driver.window_handles)
-        self.retry(lambda: self.card(medium).find_element(By.CSS_SELECTOR, "a.wv-link").click(), "a tap on Open")
+        self.click_in_card(medium, "a.wv-link", "a tap on Open")
         opened = self.wait(lambda d: set(d.window_handles) - windows, "a new tab")
         self.driver.switch_to.window(opened.pop())
         try:
@@ -514,8 +548,7 @@ class HomeScreenTests(unittest.TestCase):
             self.driver.close()
             self.driver.switch_to.window(home)
         self.set_editing(True)
-        self.retry(lambda: self.card(medium).find_element(By.CSS_SELECTOR, 'button[data-action="remove"]').click(),
-                   "a click on Remove")
+        self.click_in_card(medium, 'button[data-action="remove"]', "a click on Remove")
         self.wait(lambda d: not d.find_elements(By.CSS_SELECTOR, '.widget[data-widget="%s"]' % medium),
                   "the card to go")
         self.assertNotIn(medium, widgets_by_id())
@@ -564,12 +597,15 @@ class HomeScreenTests(unittest.TestCase):
         home = self.driver.current_window_handle
         windows = set(self.driver.window_handles)
         url = self.wait(lambda d: self.card(widget).get_attribute("data-url"), "the widget's URL")
-        def press_enter():
-            tap = self.card(widget).find_element(By.CSS_SELECTOR, "a.wv-tap")
-            self.driver.execute_script("arguments[0].focus()", tap)
-            self.assertEqual(self.driver.switch_to.active_element, tap)
-            tap.send_keys(Keys.ENTER)
-        self.retry(press_enter, "Enter on the widget")
+        # Focus and the check that it took are one query: a redraw in between would replace the element. Enter
+        # then goes to whatever has the focus, as a keyboard's does: a redraw since gives the focus to the new form
+        # of the same element (home.js's restoreFocus).
+        self.wait(lambda d: d.execute_script("""
+            const tap = document.querySelector('.widget[data-widget="' + arguments[0] + '"] a.wv-tap');
+            if (!tap || !tap.getClientRects().length) return false;
+            tap.focus();
+            return document.activeElement === tap;""", widget), "the keyboard's focus on the widget's tap target")
+        ActionChains(self.driver).send_keys(Keys.ENTER).perform()
         opened = self.wait(lambda d: set(d.window_handles) - windows, "a new tab")
         self.driver.switch_to.window(opened.pop())
         try:
@@ -586,18 +622,24 @@ class HomeScreenTests(unittest.TestCase):
         self.wait_for_ticker_text(widget, "fragile")
         # The provider now fails: its configuration run exits with status 3 (budget-exempt, so it runs at once).
         widgetctl("configure", widget, "--param", "fail=true")
-        error = self.wait(lambda d: [e for e in d.find_elements(
-            By.CSS_SELECTOR, '.widget[data-widget="%s"] .run-error' % widget) if e.is_displayed()],
-            "the failure beside %s" % widget)[0]
-        text = error.get_attribute("textContent")
+        # The card as one snapshot: its slot is redrawn at each entry date of the timeline it keeps.
+        shown = self.wait(lambda d: d.execute_script("""
+            const card = document.querySelector('.widget[data-widget="' + arguments[0] + '"]');
+            const error = card && card.querySelector('.run-error');
+            if (!error || !error.getClientRects().length) return null;
+            const face = card.querySelector('.face');
+            return { text: error.textContent, id: error.id, describedBy: card.getAttribute('aria-describedby'),
+                     face: face ? face.textContent : null };""", widget), "the failure beside %s" % widget)
+        text = shown["text"]
         self.assertTrue(text.startswith("Not updated: its provider exited with status 3."), text)
         # What happens next, as the daemon has it: a retry after the backoff.
         state = widgets_by_id()[widget]
         if state["state"] == "backoff":
             self.assertIn("Trying again at ", text)
         # The card keeps the last entry, and a screen reader hears the failure with the widget.
-        self.assertIn("fragile ", self.card_text(widget))
-        self.assertEqual(self.card(widget).get_attribute("aria-describedby"), error.get_attribute("id"))
+        self.assertIn("fragile ", shown["face"])
+        self.assertTrue(shown["id"])
+        self.assertEqual(shown["describedBy"], shown["id"])
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "provider-failed.png"))
         # Fixed, the next run succeeds and the words go.
         widgetctl("configure", widget, "--param", "fail=false")
