@@ -6,7 +6,7 @@
 #   Tests/Browser/run.sh [TEST...]    e.g. run.sh HomeScreenTests.test_5_a_tap_opens_the_widgets_url
 #
 # Environment: HOST_URL (default http://127.0.0.1:8470), BROWSER_ARTIFACTS (where screenshots go; default
-# .build-artifacts/browser), BROWSER_TIMEOUT (seconds a wait may last, default 60).
+# .build-artifacts/browser), BROWSER_TIMEOUT (seconds a wait may last, default 120).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
