@@ -828,30 +828,32 @@ class HomeScreenTests(unittest.TestCase):
         name = entry["content"]["photo"]
         stored = entry["images"][name]
         self.open_home()
-        image = self.wait(lambda d: d.find_elements(
-            By.CSS_SELECTOR, '.widget[data-widget="%s"] .face img' % photo), "the photo's <img>")[0]
-        self.assertEqual(image.get_attribute("src"), "%s/images/%s/%s" % (BASE_URL, photo, stored["sha256"]))
-        self.assertEqual(image.get_attribute("alt"), "Photo of the day")
-        self.wait(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image),
-                  "the picture to load")
-        self.assertEqual(self.driver.execute_script(
-            "return [arguments[0].naturalWidth, arguments[0].naturalHeight]", image),
-            [stored["width"], stored["height"]])
+        # The <img> as it is once loaded, found afresh at each try: a redraw of its slot puts a new one in place.
+        image = self.wait(lambda d: d.execute_script("""
+            const image = document.querySelector('.widget[data-widget="' + arguments[0] + '"] .face img');
+            return image && image.complete && image.naturalWidth > 0 && { src: image.src,
+                alt: image.getAttribute('alt'), size: [image.naturalWidth, image.naturalHeight] };""", photo),
+            "the photo's <img> and its picture loaded")
+        self.assertEqual(image["src"], "%s/images/%s/%s" % (BASE_URL, photo, stored["sha256"]))
+        self.assertEqual(image["alt"], "Photo of the day")
+        self.assertEqual(image["size"], [stored["width"], stored["height"]])
         # What the page fetched: the entry's type and size, cached for good, and the very bytes the app put in.
         served = self.driver.execute_script("""
             return fetch(arguments[0]).then(r => r.arrayBuffer().then(b => ({
                 status: r.status, type: r.headers.get('content-type'), cache: r.headers.get('cache-control'),
                 etag: r.headers.get('etag'), bytes: Array.from(new Uint8Array(b))})));
-        """, image.get_attribute("src"))
+        """, image["src"])
         self.assertEqual((served["status"], served["type"]), (200, stored["contentType"]))
         self.assertIn("immutable", served["cache"])
         self.assertIn(stored["sha256"], served["etag"])
         with open(os.path.join(REPOSITORY, "examples", "photo-app", "pictures", name), "rb") as file:
             self.assertEqual(bytes(served["bytes"]), file.read(), "the bytes the app put in the album")
-        card = self.card(photo)
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
         path = os.path.join(ARTIFACTS, "provided-image.png")
-        card.screenshot(path)
+        def screenshot():
+            card = self.card(photo)
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", card)
+            card.screenshot(path)
+        self.retry(screenshot, "a screenshot of the photo's card")
         self.assertGreater(os.path.getsize(path), 5000, path)
         self.driver.save_screenshot(os.path.join(ARTIFACTS, "home-with-photo.png"))
 
