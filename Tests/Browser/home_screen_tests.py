@@ -97,8 +97,8 @@ class HomeScreenTests(unittest.TestCase):
         try:
             return WebDriverWait(self.driver, timeout, poll_frequency=0.1, ignored_exceptions=()).until(attempt)
         except TimeoutException:
-            self.fail("timed out after %g s waiting for %s; last seen: %s" % (timeout, message, last[0] if last
-                                                                              else "nothing"))
+            seen = last[0] if last else "nothing"
+            self.fail("timed out after %g s waiting for %s; last seen: %s" % (timeout, message, seen))
 
     def retry(self, action, what):
         """Runs an action on elements, again when a live update replaced them meanwhile (ticker widgets change every
