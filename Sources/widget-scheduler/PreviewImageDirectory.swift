@@ -25,7 +25,8 @@ struct PreviewImageDirectory {
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw Failure(what: "cannot make a temporary directory in \(base)", errno: errno)
         }
-        let made = PreviewImageDirectory(root: String(cString: template))
+        let made = PreviewImageDirectory(
+            root: String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
         guard mkdir(made.path, 0o700) == 0 else {
             let code = errno
             rmdir(made.root)

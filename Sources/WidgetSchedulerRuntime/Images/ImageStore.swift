@@ -35,7 +35,7 @@ public final class ImageStore: ImageStoring {
         var template = Array((runsDirectory.path + "/run-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else { throw Self.error("cannot make a run's image directory in", runsDirectory.path) }
-        return String(cString: template)
+        return Self.text(template)
     }
 
     public func removeRunDirectory(_ path: String) {
@@ -87,6 +87,11 @@ public final class ImageStore: ImageStoring {
             .mapError { RunFileRefusal("cannot be read: \(Self.reason($0.code))") }
     }
 
+    /// A filled-in mkdtemp or mkstemp template without its terminating NUL.
+    private static func text(_ template: [CChar]) -> String {
+        String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     public func store(_ bytes: [UInt8], sha256: String) throws {
         let final = path(of: sha256)
         var info = stat()
@@ -95,7 +100,7 @@ public final class ImageStore: ImageStoring {
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         guard descriptor >= 0 else { throw Self.error("cannot store an image in", imagesDirectory.path) }
-        let temporary = String(cString: template)
+        let temporary = Self.text(template)
         var written = 0
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in
