@@ -86,7 +86,7 @@ PARTS = [
     ("other system calls", r"entry_SYSCALL_64"),
     ("interrupts", r"asm_|irq_exit|handle_softirqs|sysvec"),
     ("the request's JSON", r"ProviderRequestV7encoded"),
-    ("the answer's decoding", r"ProviderAnswerDecoder|CanonicalTimelineReader|JSONFastParser"),
+    ("the answer's decoding", r"ProviderAnswerDecoder|JSONFastParser"),
     ("the journal line's text", r"ServiceC6logRun|StderrLogHandler|JournalLogHandler|JournalFields"),
     ("Watch events' JSON", r"ServiceC9broadcast|VarlinkCall|WatchEvent"),
     ("SQLite commits", r"libsqlite3|GRDB|StateStore|DaemonC10flushState"),

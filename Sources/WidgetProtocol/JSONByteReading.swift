@@ -1,5 +1,5 @@
 /// A reader of JSON text's bytes at a position: the steps every such reader takes (whitespace skipped, one byte
-/// consumed, a literal matched). `JSONFastParser`, `CanonicalTimelineReader` and `JSONDuplicateKey` read with them.
+/// consumed, a literal matched). `JSONFastParser` and `JSONDuplicateKey` read with them.
 protocol JSONByteReading {
     /// The text.
     var bytes: UnsafeBufferPointer<UInt8> { get }

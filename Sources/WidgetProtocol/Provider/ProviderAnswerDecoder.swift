@@ -30,14 +30,6 @@ public enum ProviderAnswerDecoder {
         from bytes: [UInt8],
         maxEntries: Int = defaultMaxEntries
     ) -> Result<Timeline, ProviderAnswerError> {
-        let usual = bytes.withUnsafeBufferPointer { CanonicalTimelineReader.timeline(from: $0, maxEntries: maxEntries) }
-        if let usual { return .success(usual) }
-        return parsedTimeline(from: bytes, maxEntries: maxEntries)
-    }
-
-    /// `timeline(from:maxEntries:)` through the `JSONValue` tree, for every answer the fast path leaves (and for the
-    /// tests that compare both).
-    static func parsedTimeline(from bytes: [UInt8], maxEntries: Int) -> Result<Timeline, ProviderAnswerError> {
         do {
             let object = try topLevelObject(bytes, fields: ["entries", "policy"])
             guard let entriesValue = object["entries"] else { throw ProviderAnswerError.missingField("entries") }
