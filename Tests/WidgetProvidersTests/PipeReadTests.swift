@@ -22,6 +22,10 @@ struct PipeReadTests {
         #expect(read() == 1 && byte == UInt8(ascii: "x"))
         close(fds[1])
         fds[1] = -1
+        // A child that another test spawns at this moment holds a copy of the write end between its fork and its
+        // exec (close-on-exec closes it only then): wait for the last writer to go, as the runner's loop does.
+        var ready = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&ready, 1, 30_000) == 1, "the writer gone within 30 s")
         #expect(read() == 0, "end-of-file once the writer is gone")
     }
 
