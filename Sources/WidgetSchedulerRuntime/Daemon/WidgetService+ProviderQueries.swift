@@ -31,11 +31,8 @@ extension WidgetService {
             completion(.success(OptionsMethod.Reply(options: options, source: .manifest)))
             return
         }
-        let request = ProviderRequest(
-            request: .options, kind: kind, widget: nil, parameter: parameter, search: search,
-            context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
-                                             dataDirectory: manifest.group.map(groupData.directory(of:))))
-        let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
+        let invocation = callerInvocation(.options, manifest: manifest, kind: kind, widget: nil, parameter: parameter,
+                                          search: search)
         let searched = (search.map(JSONValue.string) ?? .null).jsonText()
         let question = "options \(JSONValue.string(parameter).jsonText()) \(searched)"
         ask(.options, kind: kind, question: question, invocation: invocation, uid: uid, expecting: "options",
@@ -63,12 +60,9 @@ extension WidgetService {
         for spec in kindManifest.parameters where configuration[spec.name] == nil {
             configuration[spec.name] = spec.defaultValue
         }
-        let request = ProviderRequest(
-            request: .snapshot, kind: kind,
-            widget: ProviderRequest.Widget(id: "", family: family, configuration: configuration),
-            context: ProviderRequest.Context(now: clock.now().wall, isPreview: true,
-                                             dataDirectory: manifest.group.map(groupData.directory(of:))))
-        let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
+        let invocation = callerInvocation(
+            .snapshot, manifest: manifest, kind: kind,
+            widget: ProviderRequest.Widget(id: "", family: family, configuration: configuration), isPreview: true)
         // Sorted keys: the same preview asked with its parameters in another order is the same question.
         let question = "snapshot \(JSONValue.string(family).jsonText()) \(JSONValue.object(configuration).jsonText())"
         ask(.snapshot, kind: kind, question: question, invocation: invocation, uid: uid, expecting: "an entry",

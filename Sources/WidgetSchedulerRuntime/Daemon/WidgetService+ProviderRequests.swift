@@ -22,6 +22,18 @@ extension WidgetService {
         var waiters: [(ProviderRunResult) -> Void]
     }
 
+    /// A request for a caller (defaults, options, a preview's snapshot) to the provider of `manifest`, at the clock's
+    /// now, with the kind's group directory and the service's grace.
+    func callerInvocation(_ request: ProviderRequestKind, manifest: ProviderManifest, kind: String,
+                          widget: ProviderRequest.Widget?, parameter: String? = nil, search: String? = nil,
+                          isPreview: Bool = false) -> ProviderInvocation {
+        let context = ProviderRequest.Context(now: clock.now().wall, isPreview: isPreview,
+                                              dataDirectory: manifest.group.map(groupData.directory(of:)))
+        return ProviderInvocation(manifest: manifest, request: ProviderRequest(
+            request: request, kind: kind, widget: widget, parameter: parameter, search: search, context: context),
+            grace: options.providerGrace)
+    }
+
     /// Asks the provider `key` through the scheduler: `answered` gets the run's result (shared with identical
     /// requests), or `refused` how long `uid` must wait, past its rate. `uid` nil: the rate does not bind the caller.
     func askProvider(

@@ -118,12 +118,9 @@ extension WidgetService {
             completion(.success(insertWidget(kind: kind, family: family, configuration: given)))
             return
         }
-        let request = ProviderRequest(
-            request: .defaults, kind: kind,
-            widget: ProviderRequest.Widget(id: "", family: family, configuration: given),
-            context: ProviderRequest.Context(now: clock.now().wall, isPreview: false,
-                                             dataDirectory: manifest.group.map(groupData.directory(of:))))
-        let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
+        let invocation = callerInvocation(
+            .defaults, manifest: manifest, kind: kind,
+            widget: ProviderRequest.Widget(id: "", family: family, configuration: given))
         let question = "defaults \(JSONValue.string(family).jsonText()) \(JSONValue.object(given).jsonText())"
         let key = ProviderRequestKey(kind: kind, question: question)
         askProvider(key, invocation: invocation, uid: nil, refused: { _ in }) { [weak self] result in
