@@ -1,10 +1,11 @@
 # Sourced from the repository's root by suite.sh and the probes (probes/), after they set their own variables: the
 # release build, a scratch directory ($work), the trivial provider's fixture, starting and stopping one daemon.
 #
-# It sets: repo, bin (the release build's products), bench (daemon-bench), work, prio (the prefix that runs a command
-# under SCHED_FIFO when SCHED=fifo and chrt may), provider (examples/trivial/trivial.sh), and in $work: spawn-loop
-# (the C loop), providers/trivial.toml, developer.toml (developer mode for the trivial kind, 2 runs at a time) and
-# request.json (the request the C loop sends). The exit trap stops the daemon and removes $work.
+# It sets: repo, bin (the release build's products), bench (daemon-bench), work, runtime, prio (the prefix that runs a
+# command under SCHED_FIFO when SCHED=fifo and chrt may), provider (examples/trivial/trivial.sh), and in $work:
+# spawn-loop (the C loop), providers/trivial.toml, developer.toml (developer mode for the trivial kind, 2 runs at a
+# time) and request.json (the request the C loop sends). The exit trap stops the daemon and removes $work and
+# $runtime.
 repo=$(pwd)
 export PATH=/opt/swift/usr/bin:$PATH
 # The benchmark package's own scratch path: its release build holds the daemon and widgetctl as well as its tools.
@@ -18,6 +19,9 @@ log() { echo "$*" >&2; }
 field() { sed -n "s/.*$1=\([-0-9.na]*\).*/\1/p"; }
 
 work=$(mktemp -d /tmp/bench.XXXXXX)
+# The daemons' runtime directories (their sockets and the runs' image directories) on a tmpfs, as under the installed
+# unit (RuntimeDirectory= is in /run) or $XDG_RUNTIME_DIR; in $work where there is none.
+runtime=$(mktemp -d "${XDG_RUNTIME_DIR:-/dev/shm}/bench-run.XXXXXX" 2> /dev/null) || runtime=$work
 daemon_pid=
 stop_daemon() {
     if [ -n "$daemon_pid" ]; then
@@ -27,7 +31,7 @@ stop_daemon() {
         daemon_pid=
     fi
 }
-trap 'stop_daemon; rm -rf "$work"' EXIT
+trap 'stop_daemon; rm -rf "$work" "$runtime"' EXIT
 
 # build PRODUCT...: release builds into $SCRATCH, through the benchmark package (Benchmarks/Package.swift), which
 # builds the product's package's executables too.
@@ -52,9 +56,9 @@ REQUEST
 # start NAME CONFIG: starts the daemon ($DAEMON_BIN, default the release build's) on $work/NAME, sets daemon_pid,
 # socket and started (the start line).
 start() {
-    socket=$work/$1/run/control.socket
+    socket=$runtime/$1/control.socket
     started=$($prio "$bench" start --log "$work/$1.log" -- "${DAEMON_BIN:-$bin/widget-scheduler}" --config "$2" \
-        --state-dir "$work/$1/state" --runtime-dir "$work/$1/run" --providers-dir "$work/providers")
+        --state-dir "$work/$1/state" --runtime-dir "$runtime/$1" --providers-dir "$work/providers")
     daemon_pid=$(echo "$started" | sed -n 's/.*pid=\([0-9]*\).*/\1/p')
     log "  $1: $started"
 }

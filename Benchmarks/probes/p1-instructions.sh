@@ -49,10 +49,10 @@ profile() {
     binary=$1
     seconds=$2
     name=$3
-    mkdir -p "$work/$name/state" "$work/$name/run"
-    set -- --config "$work/developer.toml" --state-dir "$work/$name/state" --runtime-dir "$work/$name/run" \
+    mkdir -p "$work/$name/state" "$runtime/$name"
+    set -- --config "$work/developer.toml" --state-dir "$work/$name/state" --runtime-dir "$runtime/$name" \
         --providers-dir "$work/providers"
-    socket=$work/$name/run/control.socket
+    socket=$runtime/$name/control.socket
     # The widgets are added by a first start of the daemon, outside valgrind, so that their `Add` calls are not in
     # the window: a fixed cost there, spread over however many runs the window holds, moved the figure by ~5 %.
     "$binary" "$@" > "$work/$name.setup.log" 2>&1 &

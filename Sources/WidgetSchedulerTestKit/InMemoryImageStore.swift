@@ -45,6 +45,12 @@ public final class InMemoryImageStore: ImageStoring {
         return path
     }
 
+    public func removeRunDirectoryIfEmpty(_ path: String) -> Bool {
+        guard runDirectories[path]?.isEmpty == true else { return false }
+        runDirectories[path] = nil
+        return true
+    }
+
     public func removeRunDirectory(_ path: String) {
         runDirectories[path] = nil
     }

@@ -39,7 +39,8 @@ struct PreviewImageDirectory {
     /// or a failure `invalid` naming the entry and the file.
     func take(_ result: ProviderRunResult) -> RunImages {
         // Only the store's reading of a run's directory is used: nothing is stored.
-        RunImages.take(result, from: path, files: ImageStore(stateDirectory: URL(fileURLWithPath: root)))
+        let root = URL(fileURLWithPath: root)
+        return RunImages.take(result, from: path, files: ImageStore(stateDirectory: root, runtimeDirectory: root))
     }
 
     /// Removes the directory if the provider wrote nothing in it; otherwise keeps it and returns what to tell the

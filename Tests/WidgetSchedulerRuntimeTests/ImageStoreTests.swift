@@ -13,7 +13,8 @@ struct ImageStoreTests {
 
         init() throws {
             state = FileManager.default.temporaryDirectory.appendingPathComponent("images-\(UUID().uuidString)")
-            store = ImageStore(stateDirectory: state)
+            store = ImageStore(stateDirectory: state.appendingPathComponent("state"),
+                               runtimeDirectory: state.appendingPathComponent("run"))
             try store.prepare()
         }
 
@@ -96,6 +97,19 @@ struct ImageStoreTests {
         try write([1, 2, 3], to: partial)
         #expect(try scratch.store.storedHashes().isEmpty)
         #expect(!FileManager.default.fileExists(atPath: partial))
+    }
+
+    @Test func anEmptyRunDirectoryGoesAtOnceAndOneWithAFileStaysForItsReading() throws {
+        let scratch = try Scratch()
+        let empty = try scratch.store.makeRunDirectory()
+        #expect(scratch.store.removeRunDirectoryIfEmpty(empty))
+        #expect(!FileManager.default.fileExists(atPath: empty))
+        let written = try scratch.store.makeRunDirectory()
+        try write(ImageSamples.png, to: written + "/cat.png")
+        #expect(!scratch.store.removeRunDirectoryIfEmpty(written))
+        #expect(scratch.store.names(inRunDirectory: written) == ["cat.png"])
+        scratch.store.removeRunDirectory(written)
+        #expect(!FileManager.default.fileExists(atPath: written))
     }
 
     @Test func runDirectoriesGoWhateverTheProviderLeftInThem() throws {

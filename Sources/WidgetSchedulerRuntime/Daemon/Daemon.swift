@@ -319,14 +319,15 @@ public final class Daemon {
         if let recovery = store.runStartRecovery { logger.warning("\(recovery)") }
         self.store = store
         Self.logLatencySlice(ThreadScheduling.requestLatencySlice(), to: logger)
-        let images = ImageStore(stateDirectory: stateURL)
+        let images = ImageStore(stateDirectory: stateURL,
+                                runtimeDirectory: URL(fileURLWithPath: options.runtimeDirectory, isDirectory: true))
         var imagesReady = true
         do {
             try images.prepare()
         } catch {
             imagesReady = false
-            let text = "cannot make the image directories in \(stateURL.path) (\(error)); runs get no image "
-                + "directory, and entries no images"
+            let text = "cannot make the image directories \(images.imagesDirectory.path) and "
+                + "\(images.runsDirectory.path) (\(error)); runs get no image directory, and entries no images"
             logger.warning("\(text)")
         }
         let runner = ProviderRunner(loop: EventLoopRunnerAdapter(loop: loop),

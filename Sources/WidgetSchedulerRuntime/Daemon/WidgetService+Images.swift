@@ -27,6 +27,8 @@ extension WidgetService {
     /// directory: the result with the entries' `images`, or a failure `invalid` naming the entry and the file.
     func takeImages(of result: ProviderRunResult, from directory: String) -> ProviderRunResult {
         guard let images else { return result }
+        // Most runs write no image: their empty directory goes in one call, and there is nothing to read.
+        if images.removeRunDirectoryIfEmpty(directory) { return result }
         defer { images.removeRunDirectory(directory) }
         let taken = RunImages.take(result, from: directory, files: images)
         for (hash, bytes) in taken.bytesByHash {

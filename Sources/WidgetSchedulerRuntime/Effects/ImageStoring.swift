@@ -4,6 +4,9 @@
 public protocol ImageStoring: AnyObject {
     /// Makes a fresh, empty directory for one run's images and returns its absolute path.
     func makeRunDirectory() throws -> String
+    /// Removes a run's directory if the provider left nothing in it, in one call; false when it holds something (or
+    /// cannot be removed), for `removeRunDirectory` after its files are read.
+    func removeRunDirectoryIfEmpty(_ path: String) -> Bool
     /// Removes a run's directory and whatever the provider left in it.
     func removeRunDirectory(_ path: String)
     /// Removes every run directory a previous process left (it died during runs).

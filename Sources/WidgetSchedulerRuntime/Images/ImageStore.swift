@@ -2,29 +2,37 @@ import Foundation
 import Glibc
 import WidgetProtocol
 
-/// The image files under the state directory: `images/<sha256>`, one file per stored image (0600), and
-/// `image-runs/run-XXXXXX/`, one directory per run (0700), removed when the run has been read.
+/// The image files: `STATE/images/<sha256>`, one file per stored image (0600), and `RUNTIME/image-runs/run-XXXXXX/`,
+/// one directory per run (0700), removed when the run has been read.
 ///
-/// The run directories are on the state directory's file system, where a provider can write only in its own run's
-/// directory (the sandbox's run root, `ProviderSandbox.runRoot`). Files there are read as a guest's: never through a
-/// symbolic link, never blocking on a FIFO or a device, never past the limit, and only a regular file with one link
-/// (a hard link to a file elsewhere is refused, whatever it points at). What is stored is the daemon's own copy of the
-/// bytes it validated, written under a temporary name, synced and renamed into place, so a kill at any moment leaves
-/// either no file or a whole one, and nothing the provider keeps open can change a stored image.
+/// The run directories live in the runtime directory, not the state directory: they hold nothing that outlives a run
+/// (the start-up sweep removes what a death left), and a runtime directory is a tmpfs wherever the daemon is
+/// installed (systemd's `RuntimeDirectory=`, `$XDG_RUNTIME_DIR`), where making and removing one costs a run no disk
+/// metadata write; on a disk mounted with online discard, the removal of each run's directory blocked the event loop.
+/// A provider can write only in its own run's directory (the sandbox's run root, `ProviderSandbox.runRoot`). Files
+/// there are read as a guest's: never through a symbolic link, never blocking on a FIFO or a device, never past the
+/// limit, and only a regular file with one link (a hard link to a file elsewhere is refused, whatever it points at).
+/// What is stored is the daemon's own copy of the bytes it validated, written under a temporary name, synced and
+/// renamed into place, so a kill at any moment leaves either no file or a whole one, and nothing the provider keeps
+/// open can change a stored image.
 public final class ImageStore: ImageStoring {
-    /// `images/`: the stored images.
+    /// `STATE/images/`: the stored images.
     public let imagesDirectory: URL
-    /// `image-runs/`: the runs' directories, the sandbox's run root.
+    /// `RUNTIME/image-runs/`: the runs' directories, the sandbox's run root.
     public let runsDirectory: URL
 
-    /// The store under `stateDirectory`; `prepare()` makes its directories.
-    public init(stateDirectory: URL) {
+    /// The store with its images under `stateDirectory` and its runs' directories under `runtimeDirectory`;
+    /// `prepare()` makes them.
+    public init(stateDirectory: URL, runtimeDirectory: URL) {
         imagesDirectory = stateDirectory.appendingPathComponent("images", isDirectory: true)
-        runsDirectory = stateDirectory.appendingPathComponent("image-runs", isDirectory: true)
+        runsDirectory = runtimeDirectory.appendingPathComponent("image-runs", isDirectory: true)
     }
 
-    /// Makes both directories (0700) where missing.
+    /// Makes both directories (0700) where missing, and the runtime directory above the runs' (with the default
+    /// mode, as the daemon makes it for its socket).
     public func prepare() throws {
+        try FileManager.default.createDirectory(at: runsDirectory.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
         for directory in [imagesDirectory, runsDirectory] {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -36,6 +44,11 @@ public final class ImageStore: ImageStoring {
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else { throw Self.error("cannot make a run's image directory in", runsDirectory.path) }
         return Self.text(template)
+    }
+
+    public func removeRunDirectoryIfEmpty(_ path: String) -> Bool {
+        // rmdir never follows a link, and a run cannot replace its directory: it has no right in the runs' root.
+        rmdir(path) == 0
     }
 
     public func removeRunDirectory(_ path: String) {

@@ -70,7 +70,7 @@ expect_eq "$sha" "$(sha256sum < "examples/photo-app/pictures/$name" | cut -d' ' 
 stored=/var/lib/widget-scheduler/images/$sha
 expect_eq "$(stat -c '%U %a %s' "$stored")" "widget-scheduler 600 $(stat -c %s "examples/photo-app/pictures/$name")" \
     "the stored picture's owner, mode and size"
-expect_eq "$(ls -A /var/lib/widget-scheduler/image-runs)" "" "run directories left after the run"
+expect_eq "$(ls -A /run/widget-scheduler/image-runs)" "" "run directories left after the run"
 # A terminal draws no picture: it says its name and size, given the room (docs/views.md).
 widgetctl show "$photo" --family systemLarge > /tmp/show.txt 2> /tmp/show.err \
     || fail "widgetctl show $photo: $(cat /tmp/show.err)"

@@ -1,7 +1,7 @@
 # R6 (the sandbox half; the peer half is Tests/ReliabilityTests/UnauthorizedPeerTests.swift): a hostile provider run
 # by the real hardened unit tries to write outside what it is given, and to gain privileges. Each attempt's outcome
 # comes back as the provider's timeline content, so the checks read what happened inside the sandbox; within the
-# state directory it may make regular files in its run's image directory alone.
+# service's directories it may make regular files in its run's image directory alone (in the runtime directory).
 start_widget_scheduler
 
 step "install a provider that tries to write everywhere"
@@ -12,6 +12,7 @@ try() {
     if (: > "$2") 2>/dev/null; then echo "\"$1\":\"written\","; rm -f "$2"; else echo "\"$1\":\"denied\","; fi
 }
 state=/var/lib/widget-scheduler
+runs=/run/widget-scheduler/image-runs
 # The run's image directory (docs/provider-protocol.md, "Images"), from the request on stdin.
 images=$(sed -n 's/.*"imageDirectory":"\([^"]*\)".*/\1/p')
 made() {  # made NAME COMMAND...: whether COMMAND could make something
@@ -25,8 +26,8 @@ fields=$(
     made ownSymlink ln -s /etc/passwd "$images/link.png"
     made ownFifo mkfifo "$images/fifo.png"
     try imageStore "$state/images/intruder.png"
-    made otherRun mkdir "$state/image-runs/run-intruder"
-    try runRoot "$state/image-runs/intruder.png"
+    made otherRun mkdir "$runs/run-intruder"
+    try runRoot "$runs/intruder.png"
     try stateDirectory "$state/intruder-was-here"
     # Opened for appending, nothing written: enough to prove the database could be corrupted.
     if (exec 3>>"$state/state.sqlite") 2>/dev/null; then echo '"stateDatabase":"written",'
@@ -90,9 +91,9 @@ journalctl -u widget-scheduler --no-pager -o cat | grep -q "providers may write 
 journalctl -u widget-scheduler --no-pager -o cat | grep -Eq "truncation refused by (Landlock|a seccomp filter)" ||
     fail "the daemon has no truncate guard: $(journalctl -u widget-scheduler -o cat | grep beneath)"
 
-step "the run's image directory: regular files there alone, and nothing elsewhere beneath the state directory"
+step "the run's image directory: regular files there alone, and nothing elsewhere beneath the service's directories"
 case $(field imageDirectory) in
-    /var/lib/widget-scheduler/image-runs/run-*) ;;
+    /run/widget-scheduler/image-runs/run-*) ;;
     *) fail "the run's image directory: $(field imageDirectory)" ;;
 esac
 expect_eq "$(field ownImage)" written "a provider writing a picture in its image directory"
@@ -102,7 +103,7 @@ expect_eq "$(field ownFifo)" denied "a provider making a FIFO in its image direc
 expect_eq "$(field imageStore)" denied "a provider writing the image store"
 expect_eq "$(field otherRun)" denied "a provider making another run's directory"
 expect_eq "$(field runRoot)" denied "a provider writing beside the runs' directories"
-expect_eq "$(ls -A /var/lib/widget-scheduler/image-runs)" "" "run directories left after the run"
+expect_eq "$(ls -A /run/widget-scheduler/image-runs)" "" "run directories left after the run"
 expect_eq "$(ls -A /var/lib/widget-scheduler/images)" "" "images stored for an entry that names none"
 
 report "provider write to the state directory: denied; to state.sqlite: denied; truncating it: denied; to /etc/widget-scheduler: denied;" \
