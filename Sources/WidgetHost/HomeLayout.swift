@@ -112,9 +112,12 @@ public struct HomeLayout: Sendable, Hashable, Codable {
         }
     }
 
-    /// Puts `new` where `old` was (a widget added anew in another family takes its predecessor's place); it leaves a
-    /// stack for a slot of its own right after when `fitsStack` says it no longer fits there.
+    /// Puts `new` where `old` was (a widget added anew in another family takes its predecessor's place), out of any
+    /// slot it already had (the host may have seen it added, and placed it at the end, first); it leaves a stack for
+    /// a slot of its own right after when `fitsStack` says it no longer fits there.
     public mutating func replace(_ old: String, with new: String, fitsStack: Bool) throws(Refusal) {
+        guard slot(holding: old) != nil else { throw .unknownWidget(old) }
+        if new != old { remove(new) }
         guard let index = slots.firstIndex(where: { $0.widgets.contains(old) }) else { throw .unknownWidget(old) }
         if slots[index].widgets.count == 1 || fitsStack {
             slots[index].widgets = slots[index].widgets.map { $0 == old ? new : $0 }

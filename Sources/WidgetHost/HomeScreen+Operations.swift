@@ -81,13 +81,21 @@ extension HomeScreen {
         do {
             replacement = try await daemon.call(AddMethod.self, AddMethod.Parameters(
                 kind: widget.kind, family: family, parameters: widget.configuration)).id
-            _ = try await daemon.call(RemoveMethod.self, RemoveMethod.Parameters(id: id))
         } catch {
             throw HostError(error)
         }
+        // Placed before the old one is removed, with no wait between: until then the old one holds its place
+        // whatever the daemon's events bring meanwhile.
         let slot = layout.slot(holding: id)
         let othersFit = slot.map { $0.widgets.allSatisfy { $0 == id || widgets[$0]?.family == family } } ?? true
         try? layout.replace(id, with: replacement, fitsStack: othersFit)
+        do {
+            _ = try await daemon.call(RemoveMethod.self, RemoveMethod.Parameters(id: id))
+        } catch {
+            // The old widget stays, back where the new one was put; the new one gets a slot at the next refresh.
+            try? layout.replace(replacement, with: id, fitsStack: true)
+            throw HostError(error)
+        }
         try? await refresh()
         saveLayout()
         broadcastGrid()

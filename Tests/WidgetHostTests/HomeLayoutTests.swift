@@ -86,6 +86,17 @@ struct HomeLayoutTests {
         #expect(stacked.slots[0].pinned == nil)
     }
 
+    @Test func aReplacementAlreadyPlacedEndsUpInTheOldPlaceAlone() throws {
+        // The host saw the new widget added, and gave it a slot at the end, before the resize put it in place.
+        var arranged = layout([["w1"], ["w2"], ["w3"], ["w9"]])
+        try arranged.replace("w2", with: "w9", fitsStack: false)
+        #expect(arranged.slots.map(\.widgets) == [["w1"], ["w9"], ["w3"]])
+        var stacked = layout([["w1", "w2"], ["w3", "w9"]])
+        try stacked.replace("w2", with: "w9", fitsStack: true)
+        #expect(stacked.slots.map(\.widgets) == [["w1", "w9"], ["w3"]])
+        #expect(arranged.widgetIDs.count == Set(arranged.widgetIDs).count)
+    }
+
     @Test func removingTheLastWidgetOfASlotRemovesTheSlot() {
         var arranged = layout([["w1", "w2"], ["w3"]])
         arranged.remove("w3")
