@@ -36,7 +36,9 @@ public struct ParameterSpec: Sendable, Hashable {
         case .string:
             return .success(.string(text))
         case .integer, .decimal, .boolean:
-            guard let value = ParameterText.value(text, type: type.rawValue) else { return .failure(error(found: text)) }
+            guard let value = ParameterText.value(text, type: type.rawValue) else {
+                return .failure(error(found: text))
+            }
             return .success(value)
         case .enum:
             guard let option = fixedOptions.first(where: { Self.commandLineText($0.value) == text }) else {

@@ -130,7 +130,9 @@ public final class RunCgroups {
         guard let entries = opendir(directory) else { return }
         defer { closedir(entries) }
         while let entry = readdir(entries) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             guard name.hasPrefix("run-") else { continue }
             let path = directory + "/" + name
             _ = try? Self.write("1", to: path + "/cgroup.kill")

@@ -17,7 +17,8 @@ public enum RunLimits: String, Sendable, Equatable, CaseIterable, CustomStringCo
     public var description: String {
         switch self {
         case .cgroup: "memory and tasks capped for the whole run (cgroup)"
-        case .cgroupKillOnly: "memory capped per process (RLIMIT_DATA), no task cap; the run's cgroup is killed at its end"
+        case .cgroupKillOnly:
+            "memory capped per process (RLIMIT_DATA), no task cap; the run's cgroup is killed at its end"
         case .process: "memory capped per process (RLIMIT_DATA), no task cap"
         }
     }

@@ -12,7 +12,7 @@ import Glibc
 /// (`sched_setattr` with `sched_runtime`, no privilege needed), and a woken thread whose slice is shorter preempts
 /// the running one. Both threads ask for the shortest, 0.1 ms, and set `SCHED_RESET_ON_FORK`, so providers start
 /// with the kernel's default slice, and with a nice of at least 0 (as systemd's `CPUSchedulingResetOnFork=`): a
-/// plugin never inherits the service's precedence. A thread under a real-time, deadline or idle policy is left as it is.
+/// plugin never inherits the service's precedence. A thread under a real-time, deadline or idle policy keeps it.
 public struct ThreadScheduling: Sendable, Equatable {
     /// `SCHED_OTHER`, `SCHED_BATCH`, `SCHED_IDLE`, `SCHED_FIFO`, `SCHED_RR` or `SCHED_DEADLINE`.
     public var policy: Int32

@@ -17,9 +17,9 @@ protocol ControlConnectionDelegate: AnyObject {
 /// burst on one connection (`oneway` calls included) cannot hold the loop from the others. A `oneway` call of a
 /// method that changes nothing is not dispatched at all: without its reply it has no effect.
 ///
-/// Every byte its buffers hold is counted in the shared `BufferBudget`. It is dropped (`drop(_:)`: a last error reply,
-/// then closed) when a stream's unread replies pass `backlogLimit`, or when it grows past `BufferBudget.shareAtRisk` while
-/// the budget is exceeded.
+/// Every byte its buffers hold is counted in the shared `BufferBudget`. It is dropped (`drop(_:)`: a last error
+/// reply, then closed) when a stream's unread replies pass `backlogLimit`, or when it grows past
+/// `BufferBudget.shareAtRisk` while the budget is exceeded.
 final class ControlConnection {
     /// What the server should do with the socket after a step.
     struct Interest: Equatable {
