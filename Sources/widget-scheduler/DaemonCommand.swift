@@ -27,8 +27,8 @@ struct DaemonCommand: ParsableCommand {
                                valueName: "dir"))
     var stateDir: String?
 
-    @Option(help: ArgumentHelp("Where the socket lives (default: $RUNTIME_DIRECTORY, else /run/widget-scheduler).",
-                               valueName: "dir"))
+    @Option(help: ArgumentHelp("Where the socket and the runs' image directories live, best on a tmpfs (default: "
+                               + "$RUNTIME_DIRECTORY, else /run/widget-scheduler).", valueName: "dir"))
     var runtimeDir: String?
 
     @Option(help: ArgumentHelp("A directory of provider manifests (*.toml); repeatable; replaces the defaults "
