@@ -16,7 +16,7 @@ extension HomeScreen {
     }
 
     /// A kind's face in a family from the provider's `snapshot` answer (kept for a few minutes: opening the gallery
-    /// again runs no provider). A host whose user is not in the daemon's admin group may start only `options-rate`
+    /// again runs no provider), or its placeholder with the reason when there is none. A host whose user is not in the daemon's admin group may start only `options-rate`
     /// provider runs a minute: a preview refused for that is asked again when the daemon says it may be, a few
     /// times, so a gallery of many kinds fills in instead of showing refusals.
     public func preview(kind: String, family: String) async -> String {
@@ -37,7 +37,10 @@ extension HomeScreen {
                 return PanelMarkup.preview(face: face)
             } catch {
                 guard attempts < Self.previewAttempts, let wait = Self.retryAfter(error) else {
-                    return PanelMarkup.previewFailed(HostError(error).message)
+                    // The kind's placeholder stands in for the face (its shape, drawn here without a provider run),
+                    // with the reason beneath it.
+                    let placeholder = faces.face(kind: kind, family: family, date: nil, content: nil, now: Date())
+                    return PanelMarkup.previewFailed(HostError(error).message, placeholder: placeholder)
                 }
                 try? await LoopSleep.sleep(seconds: wait)
             }

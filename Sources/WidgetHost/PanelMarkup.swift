@@ -37,8 +37,10 @@ enum PanelMarkup {
         "<article class=\"widget shown\"><div class=\"face\">\(face.html)</div></article>"
     }
 
-    static func previewFailed(_ message: String) -> String {
-        "<p class=\"preview-error\">\(HTML.escape(message))</p>"
+    /// A preview the provider gave no snapshot for: the kind's placeholder face, and why.
+    static func previewFailed(_ message: String, placeholder: RenderedFace) -> String {
+        "<article class=\"widget shown placeholder\"><div class=\"face\">\(placeholder.html)</div></article>"
+            + "<p class=\"preview-error\">\(HTML.escape(message))</p>"
     }
 
     /// The configuration form of `widget`: one field per parameter of its kind, typed, with its current value.

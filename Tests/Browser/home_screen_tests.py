@@ -254,7 +254,8 @@ class HomeScreenTests(unittest.TestCase):
         families = next(k["families"] for k in widgetctl("kinds", "--json") if k["kind"] == "weather")
         self.wait(lambda d: not kind.find_elements(By.CSS_SELECTOR, ".preview[aria-busy]"), "the weather previews")
         errors = [e.text for e in kind.find_elements(By.CSS_SELECTOR, ".preview-error")]
-        self.assertEqual(len(kind.find_elements(By.CSS_SELECTOR, ".preview .face")), len(families),
+        self.assertEqual(len(kind.find_elements(By.CSS_SELECTOR, ".preview .widget:not(.placeholder) .face")),
+                         len(families),
                          "a preview for each of %s; refusals: %s" % (families, errors))
         self.assertIn("Lisbon", kind.find_element(By.CSS_SELECTOR, ".preview .face").text)
         kind.find_element(By.CSS_SELECTOR, 'button[data-add-family="systemSmall"]').click()
@@ -296,6 +297,23 @@ class HomeScreenTests(unittest.TestCase):
         self.assertIn("max-age", error.text)
         self.driver.find_element(By.CSS_SELECTOR, "#configure [data-close]").click()
         self.set_editing(False)
+
+    def test_3b_a_kind_without_snapshots_previews_its_placeholder_and_says_why(self):
+        self.driver.find_element(By.ID, "open-gallery").click()
+        kind = self.wait(lambda d: d.find_elements(By.CSS_SELECTOR, '#gallery .kind[data-kind="trivial"]'),
+                         "the gallery's trivial kind")[0]
+        self.wait(lambda d: not kind.find_elements(By.CSS_SELECTOR, ".preview[aria-busy]"), "the trivial previews")
+        previews = kind.find_elements(By.CSS_SELECTOR, ".preview")
+        families = next(k["families"] for k in widgetctl("kinds", "--json") if k["kind"] == "trivial")
+        self.assertEqual(len(previews), len(families), "a preview cell for each of %s" % families)
+        for preview in previews:
+            # The shape of the widget, drawn without a run, and the daemon's words for the refused snapshot.
+            self.assertEqual(len(preview.find_elements(By.CSS_SELECTOR, ".widget.placeholder .face")), 1,
+                             preview.get_attribute("innerHTML"))
+            error = preview.find_element(By.CSS_SELECTOR, ".preview-error").text
+            self.assertIn('provider of kind "trivial" failed', error)
+        ActionChains(self.driver).send_keys(Keys.ESCAPE).perform()
+        self.wait(lambda d: not d.find_element(By.ID, "gallery").get_attribute("open"), "Escape to close the gallery")
 
     def test_4_a_stack_shows_the_daemons_order_flips_and_pins(self):
         widgets = [self.add_ticker("low", 1), self.add_ticker("high", 9), self.add_ticker("mid", 5)]

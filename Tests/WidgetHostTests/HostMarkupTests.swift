@@ -131,6 +131,16 @@ struct HostMarkupTests {
         #expect(!options.contains("<script"))
     }
 
+    @Test func aPreviewWithoutASnapshotIsThePlaceholderFaceAndTheEscapedReason() {
+        let placeholder = RenderedFace(html: "<div class=\"wv-redacted\"></div>", urls: [])
+        let html = PanelMarkup.previewFailed(Self.hostile, placeholder: placeholder)
+        #expect(html.hasPrefix("<article class=\"widget shown placeholder\"><div class=\"face\">"
+            + "<div class=\"wv-redacted\">"))
+        #expect(html.contains("<p class=\"preview-error\">"))
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("<img"))
+    }
+
     @Test func tapsOpenOnlyAddressesThatOpenSomething() {
         #expect(HTML.isTappable("https://example.com/a?b=c"))
         #expect(HTML.isTappable("weather-app://city/paris"))

@@ -21,6 +21,9 @@ step "the test provider and the example widgets"
 cp Tests/Browser/providers/ticker.py Tests/Browser/providers/ticker.toml Tests/Browser/providers/ticker.views.json \
     /etc/widget-scheduler/providers/
 reload_until_served ticker
+# A kind that answers timelines only: its gallery previews are its placeholder and the refusal.
+cp examples/trivial/trivial.sh examples/trivial/trivial.toml /etc/widget-scheduler/providers/
+reload_until_served trivial
 for kind in weather quote system; do widgetctl add --kind "$kind" > /dev/null; done
 # The photo example's album, filled before any page asks for its kind's previews (the host keeps them a few minutes).
 PYTHONDONTWRITEBYTECODE=1 examples/photo-app/photo-app examples/photo-app/pictures
