@@ -46,6 +46,18 @@ struct ProviderSandboxTests {
         #expect(reply.decisions.map(\.decision) == [.ran])
     }
 
+    @Test("runs' image directories beneath a writable path are named in a warning")
+    func aRunRootProvidersMayWriteIsWarnedOf() throws {
+        let world = try DaemonWorld()
+        try "provider-writable-paths = [\"\(world.root.path)\", \"/dev\"]\n"
+            .write(to: world.configURL, atomically: true, encoding: .utf8)
+        try world.start()
+        let line = try #require(world.daemonLog.split(separator: "\n").first { $0.contains("providers may write") })
+        #expect(line.contains("the runs' image directories (\(world.runtimeDirectory.path)/image-runs) are beneath "),
+                "\(line)")
+        #expect(line.contains("so one run can write in another's"))
+    }
+
     @Test("provider-sandbox = false lets providers write wherever their user may, and the daemon says so")
     func theSandboxCanBeTurnedOff() throws {
         let world = try DaemonWorld(config: "provider-sandbox = false\n")

@@ -70,6 +70,17 @@ public final class ProviderSandbox {
         try self.init(writablePaths: writablePaths, runRoot: runRoot, preferringSeccompFor: [])
     }
 
+    /// The writable path that `runRoot` is, or lies beneath, if any (compared by path components, as given). Every
+    /// run may write beneath it, whatever its own domain grants: there the runs are not kept out of each other's
+    /// directories.
+    public static func writablePath(containing runRoot: String, among writablePaths: [String]) -> String? {
+        let root = runRoot.split(separator: "/")
+        return writablePaths.first { path in
+            let parts = path.split(separator: "/")
+            return parts.count <= root.count && root.starts(with: parts)
+        }
+    }
+
     /// As `init(writablePaths:)`, with the seccomp filter for the guards in `preference` even where Landlock has
     /// the right or the scope. With a `runRoot` (an existing directory), each run may write beneath it only in its
     /// own `ProcessSpec.writableDirectory`, and only regular files there (`cspawn_sandbox_start`).
