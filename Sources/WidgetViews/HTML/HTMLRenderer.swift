@@ -220,9 +220,12 @@ private struct HTMLWriter {
         if gauge.fraction == nil { output += " wv-redacted-gauge" }
         output += "\" role=\"meter\""
         meterAttributes(gauge)
-        let percent = NumberText.fixed((gauge.fraction ?? 0) * 100, decimals: 1, trim: true, grouping: false)
+        // An open ring, as WidgetKit's circular gauge: three quarters of a circle (the stylesheet turns its gap to
+        // the bottom), so that the label below the value sits in the gap rather than on the stroke.
+        let percent = NumberText.fixed((gauge.fraction ?? 0) * 75, decimals: 1, trim: true, grouping: false)
         output += "><svg class=\"wv-ring\" viewBox=\"0 0 36 36\" aria-hidden=\"true\">"
-        output += "<circle class=\"wv-ring-track\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\"/>"
+        output += "<circle class=\"wv-ring-track\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\" "
+        output += "stroke-dasharray=\"75 100\"/>"
         output += "<circle class=\"wv-ring-fill\" cx=\"18\" cy=\"18\" r=\"15\" pathLength=\"100\" stroke-dasharray=\""
         output += percent
         output += " 100\"/></svg>"

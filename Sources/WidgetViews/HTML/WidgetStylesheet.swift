@@ -75,7 +75,7 @@ public enum WidgetStylesheet {
         css += """
         .wv-gauge{position:relative;display:grid;place-items:center;width:56px;height:56px;flex:none}
         .wv-gauge>*{grid-area:1/1}
-        .wv-ring{width:100%;height:100%;transform:rotate(-90deg)}
+        .wv-ring{width:100%;height:100%;transform:rotate(135deg)}
         .wv-ring circle{fill:none;stroke-width:4;stroke-linecap:round}
         .wv-ring-track{stroke:var(--wv-bar)}
         .wv-ring-fill{stroke:currentColor}
