@@ -22,6 +22,8 @@ public enum WidgetStylesheet {
             let size = family.pointSize
             css += ".wv-\(family.rawValue){width:\(size.width)px;height:\(size.height)px}\n"
         }
+        // Centering is `safe`: what is wider or taller than its box (a long word, a hostile string) starts at the
+        // box's leading or top edge and is cut at the other, instead of spilling past both and losing its start.
         css += """
         .wv-accessoryCircular{border-radius:50%}
         .wv-accessoryRectangular{border-radius:12px}
@@ -31,7 +33,7 @@ public enum WidgetStylesheet {
         .wv-accessoryInline .wv-v{flex-direction:row;gap:.4em}
         .wv-accessoryCircular .wv-body,.wv-accessoryRectangular .wv-body{padding:4px}
         .wv-body{position:relative;z-index:1;flex:1 1 auto;min-width:0;min-height:0;display:flex;\
-        flex-direction:column;align-items:center;justify-content:center;pointer-events:none}
+        flex-direction:column;align-items:safe center;justify-content:safe center;pointer-events:none}
         .wv-tap{position:absolute;inset:0;z-index:0;border-radius:inherit}
         .wv-link{pointer-events:auto;color:inherit;text-decoration:none;display:flex;flex-direction:column;\
         align-items:inherit}
@@ -41,12 +43,12 @@ public enum WidgetStylesheet {
         .wv-h{flex-direction:row}
         .wv-z{display:grid;min-width:0;min-height:0}
         .wv-z>*{grid-area:1/1}
-        .wv-v.wv-a-leading{align-items:flex-start}.wv-v.wv-a-center{align-items:center}\
+        .wv-v.wv-a-leading{align-items:flex-start}.wv-v.wv-a-center{align-items:safe center}\
         .wv-v.wv-a-trailing{align-items:flex-end}
-        .wv-h.wv-a-top{align-items:flex-start}.wv-h.wv-a-center{align-items:center}\
+        .wv-h.wv-a-top{align-items:flex-start}.wv-h.wv-a-center{align-items:safe center}\
         .wv-h.wv-a-bottom{align-items:flex-end}
-        .wv-zh-leading{justify-items:start}.wv-zh-center{justify-items:center}.wv-zh-trailing{justify-items:end}
-        .wv-zv-top{align-items:start}.wv-zv-center{align-items:center}.wv-zv-bottom{align-items:end}
+        .wv-zh-leading{justify-items:start}.wv-zh-center{justify-items:safe center}.wv-zh-trailing{justify-items:end}
+        .wv-zv-top{align-items:start}.wv-zv-center{align-items:safe center}.wv-zv-bottom{align-items:end}
         .wv-body>.wv-xh,.wv-v>.wv-xh,.wv-z>.wv-xh{align-self:stretch;justify-self:stretch;width:100%}
         .wv-body>.wv-xv,.wv-v>.wv-xv{flex:1 1 0}
         .wv-h>.wv-xh{flex:1 1 0}
