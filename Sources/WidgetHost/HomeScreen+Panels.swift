@@ -16,9 +16,10 @@ extension HomeScreen {
     }
 
     /// A kind's face in a family from the provider's `snapshot` answer (kept for a few minutes: opening the gallery
-    /// again runs no provider), or its placeholder with the reason when there is none. A host whose user is not in the daemon's admin group may start only `options-rate`
-    /// provider runs a minute: a preview refused for that is asked again when the daemon says it may be, a few
-    /// times, so a gallery of many kinds fills in instead of showing refusals.
+    /// again runs no provider), or its placeholder with the reason when there is none. A host whose user is not in
+    /// the daemon's admin group may start only `options-rate` provider runs a minute: a preview refused for that is
+    /// asked again when the daemon says it may be, a few times, so a gallery of many kinds fills in instead of
+    /// showing refusals.
     public func preview(kind: String, family: String) async -> String {
         let key = "\(kind)/\(family)"
         if let cached = previews[key], Date().timeIntervalSince(cached.made) < Self.previewLifetime {
