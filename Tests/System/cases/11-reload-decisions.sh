@@ -28,6 +28,12 @@ expect_eq "$(journal_field BECAUSE -u widget-scheduler MESSAGE_ID="$decided" WID
 
 step "the human form says it plainly (a fresh widget, so its first request meets the floor)"
 other=$(widgetctl add --kind system) || fail "widgetctl add --kind system"
+# After its initial run: a request while that run is in flight joins the run the floor allows next, and is told
+# "coalesced into the run at ...", as it should be.
+other_ran() {
+    [ "$(widgetctl list --json | json_get "[w['lastOutcome'] for w in d if w['id'] == '$other'][0]")" = success ]
+}
+wait_until 10 "the second widget's initial run to succeed" other_ran
 human=$(widgetctl reload "$other") || fail "widgetctl reload $other"
 expect_match "$human" "^$other: deferred until [0-9]{2}:[0-9]{2}:[0-9]{2} \\(minimum interval\\)" "the human form"
 
