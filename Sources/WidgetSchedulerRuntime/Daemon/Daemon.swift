@@ -115,13 +115,6 @@ public final class Daemon {
         }
     }
 
-    /// `path` with its symbolic links resolved, or as it is when it cannot be (it does not exist).
-    static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
-    }
-
     /// The provider sandbox the configuration asks for. Without Landlock (an old kernel, or one booted without it)
     /// providers run unsandboxed and the journal says so at every start: the unit's own hardening still holds, but the
     /// state directory is then writable to them.
@@ -147,8 +140,10 @@ public final class Daemon {
                 + "(Landlock ABI \(sandbox.abi); \(sandbox.truncateGuard); \(sandbox.signalGuard))"
             var problems = [sandbox.truncateGuard.problem(filterErrno: sandbox.filterErrno),
                             sandbox.signalGuard.problem(filterErrno: sandbox.filterErrno)].compactMap { $0 }
+            let files = LocalManifestFileSystem()
+            let resolved = { (path: String) in files.resolvedPath(path) ?? path }
             if let runRoot, let exposing = ProviderSandbox.writablePath(
-                containing: Self.resolved(runRoot), among: settings.writablePaths.map(Self.resolved)) {
+                containing: resolved(runRoot), among: settings.writablePaths.map(resolved)) {
                 problems.append("the runs' image directories (\(runRoot)) are beneath \(exposing), which providers "
                     + "may write, so one run can write in another's: give a runtime directory outside the writable "
                     + "paths")
