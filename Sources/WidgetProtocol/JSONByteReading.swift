@@ -1,5 +1,6 @@
 /// A reader of JSON text's bytes at a position: the steps every such reader takes (whitespace skipped, one byte
-/// consumed, a literal matched). `JSONFastParser` and `JSONDuplicateKey` read with them.
+/// consumed, a literal or a string passed over). `JSONFastParser`, `JSONDuplicateKey` and `JSONRanges` read with
+/// them.
 protocol JSONByteReading {
     /// The text.
     var bytes: UnsafeBufferPointer<UInt8> { get }
@@ -52,5 +53,33 @@ extension JSONByteReading {
         for offset in 0..<count where bytes[index + offset] != text.utf8Start[offset] { return false }
         index += count
         return true
+    }
+
+    /// Moves past a string starting at its quote, escapes unread; false if it does not end.
+    mutating func skipString() -> Bool {
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return true
+            case UInt8(ascii: "\\"):
+                index += 2
+            default:
+                index += 1
+            }
+        }
+        return false
+    }
+
+    /// Whether `byte` ends a number or a literal: a structural byte, a quote or whitespace.
+    static func endsScalar(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), UInt8(ascii: ":"), UInt8(ascii: "\""),
+             UInt8(ascii: "{"), UInt8(ascii: "["), 0x20, 0x0A, 0x0D, 0x09:
+            return true
+        default:
+            return false
+        }
     }
 }

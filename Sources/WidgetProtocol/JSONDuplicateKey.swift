@@ -116,30 +116,6 @@ public struct JSONDuplicateKey: Sendable, Hashable, CustomStringConvertible {
             return path
         }
 
-        static func endsScalar(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x0A, 0x0D, 0x09: return true
-            default: return false
-            }
-        }
-
-        /// Moves past a string starting at its quote; false if it does not end.
-        mutating func skipString() -> Bool {
-            index += 1
-            while index < bytes.count {
-                switch bytes[index] {
-                case UInt8(ascii: "\""):
-                    index += 1
-                    return true
-                case UInt8(ascii: "\\"):
-                    index += 2
-                default:
-                    index += 1
-                }
-            }
-            return false
-        }
-
         /// The decoded text of the string starting at its quote, escapes resolved; nil if it does not end or holds a
         /// bad escape. A lone surrogate escape becomes U+FFFD, as a key `JSONDecoder` would not have accepted anyway.
         mutating func string() -> String? {

@@ -126,4 +126,70 @@ struct StoredTimelineJSONTests {
         let error = try #require(throws: StoredValueError.self) { try Timeline(storedJSON: text) }
         #expect(error.description == message)
     }
+
+    /// A long timeline as the store keeps it, with contents that hold the bytes a scan must pass over (brackets,
+    /// quotes and escapes inside strings), relevances and images.
+    static let longTimeline = Timeline(entries: (0..<40).map(longTimelineEntry), policy: .atEnd)
+
+    static func longTimelineEntry(_ index: Int) -> TimelineEntry {
+        let relevance = index % 3 == 0 ? TimelineEntryRelevance(score: Double(index), duration: 5) : nil
+        let image = EntryImage(sha256: String(repeating: "ab", count: 32), contentType: "image/png", width: 2,
+                               height: 3, byteCount: 120)
+        let content: String = #"{"n":"# + String(index) + #","s":"]}\",{[ \\ é"}"#
+        return TimelineEntry(date: epoch.addingTimeInterval(Double(index) * 60.5), relevance: relevance,
+                             content: content, images: index % 4 == 0 ? ["photo": image] : [:])
+    }
+
+    @Test("each entry of a stored timeline is read alone, as the whole read gives it")
+    func eachEntryIsReadAlone() throws {
+        let timelines = Self.timelines + [Self.longTimeline]
+        for timeline in timelines {
+            var text = timeline.storedJSON()
+            for entry in timeline.entries {
+                let alone = text.withUTF8 { Timeline.entryAlone(dated: entry.date.timeIntervalSinceReferenceDate,
+                                                                 in: $0) }
+                #expect(alone == entry, "\(entry.date)")
+                #expect(try Timeline.storedEntry(dated: entry.date, in: text) == entry)
+            }
+            #expect(try Timeline.storedEntry(dated: Self.epoch.addingTimeInterval(1e6), in: text) == nil)
+        }
+    }
+
+    @Test("texts off the stored shape give the entry the whole read gives", arguments: Self.variants.indices)
+    func entryOffTheStoredShapeAgreesWithTheWholeRead(_ index: Int) throws {
+        let text = Self.variants[index].text
+        guard let timeline = try? Timeline(storedJSON: text) else { return }
+        for entry in timeline.entries {
+            #expect(try Timeline.storedEntry(dated: entry.date, in: text) == entry, "\(text)")
+        }
+    }
+
+    /// Stored texts whose wanted entry (dated 0) the scan is unsure of: each is read whole, and the whole read's error
+    /// names what is wrong.
+    static let unsureEntries: [(text: String, error: String)] = [
+        (#"{"entries":[{"content":"1","date":0,"date":0}],"policy":{"atEnd":{}}}"#,
+         "entries[0].date is given more than once, not a key given once"),
+        (#"{"entries":[{"content":"1","date":0,"relevance":{"score":1,"duration":1e17}}],"policy":{"atEnd":{}}}"#,
+         "entries[0].relevance.duration is 1e+17, not a number of seconds from 0 to 253402300799.999"),
+        (#"{"entries":[{"content":"1","date":0,"relevance":{"score":-1e39,"duration":0}}],"policy":{"atEnd":{}}}"#,
+         "entries[0].relevance.score is -1e+39, not a finite number within ±3.4028235e+38"),
+        (#"{"entries":[],"entries":[{"content":"1","date":0}],"policy":{"atEnd":{}}}"#,
+         "entries is given more than once, not a key given once"),
+        (Self.badImageText, Self.badImageError),
+    ]
+
+    static let badImageText = #"{"entries":[{"content":"1","date":0,"images":{"a":{"sha256":"x","#
+        + #""contentType":"image/png","width":1,"height":1,"byteCount":1}}}],"policy":{"atEnd":{}}}"#
+    static let badImageError = #"entries[0].images.a is EntryImage(sha256: "x", contentType: "image/png", "#
+        + #"width: 1, height: 1, byteCount: 1), not an image as the daemon stores one"#
+
+    @Test("an entry the scan is unsure of is read with its whole timeline, and its error names the field",
+          arguments: Self.unsureEntries.indices)
+    func unsureEntryIsReadWhole(_ index: Int) throws {
+        let (text, message) = Self.unsureEntries[index]
+        let error = try #require(throws: StoredValueError.self) {
+            try Timeline.storedEntry(dated: Date(timeIntervalSinceReferenceDate: 0), in: text)
+        }
+        #expect(error.description == message)
+    }
 }

@@ -202,14 +202,15 @@ public final class WidgetService {
             state.persist(id)
             persisted = id
         }
-        // The stored timelines of the entries changing now, read in one go: widgets whose entries fall on the same
-        // instants (on the minute, say) change together, and reading the store once per widget would dominate the
-        // turn.
-        var changing: [String] = []
+        // The stored entries changing now, read in one go: widgets whose entries fall on the same instants (on the
+        // minute, say) change together, and reading the store once per widget would dominate the turn.
+        var changing: [(id: String, date: Date)] = []
         for index in actions.indices {
-            if case .entryChanged(let id, _) = actions[index], state.freshTimelines[id] == nil { changing.append(id) }
+            if case .entryChanged(let id, let entry) = actions[index], state.freshTimelines[id] == nil {
+                changing.append((id, entry.date))
+            }
         }
-        let stored = state.storedTimelines(of: changing)
+        let stored = state.storedEntries(changing)
         for index in actions.indices {
             // A request's decisions change no state here, and are most of a large request's actions (one per widget
             // for a kind's `Reload`): skipped on the tag alone, not copied out.
@@ -223,7 +224,7 @@ public final class WidgetService {
             case .entryChanged(let id, let entry):
                 guard let position = widgets.position(forKey: id) else { break }
                 let fresh = state.freshTimelines[id]?.timeline
-                let current = (fresh ?? stored[id])?.entries.first { $0.date == entry.date }
+                let current = (fresh?.entries ?? stored[id])?.first { $0.date == entry.date }
                 let imagesChanged = widgets.modify(at: position) { widget in
                     widget.currentContent = current?.content
                     widget.currentContentIsDecoded = fresh != nil

@@ -191,19 +191,8 @@ final class StatePersistence {
     /// The widgets' stored timelines with their contents, read in one go, by widget id. One the store cannot give is
     /// logged and left out.
     func storedTimelines(of ids: [String]) -> [String: Timeline] {
-        guard !ids.isEmpty else { return [:] }
-        let records: [String: TimelineRecord]
-        do {
-            records = try store.timelines(widgetIDs: ids)
-        } catch {
-            let widgets = ids.count == 1 ? ids[0] : "\(ids.count) widgets"
-            logger.error("cannot read the stored timeline of \(widgets): \(error)",
-                         metadata: ids.count == 1 ? widgetMetadata(ids[0]) : [:])
-            return [:]
-        }
         var timelines: [String: Timeline] = [:]
-        timelines.reserveCapacity(records.count)
-        for (id, record) in records {
+        for (id, record) in storedRecords(of: ids) {
             do {
                 timelines[id] = try Timeline(storedJSON: record.timeline)
             } catch {
@@ -211,6 +200,38 @@ final class StatePersistence {
             }
         }
         return timelines
+    }
+
+    /// The stored entries of the widgets at the dates given, read in one go: each widget's entries found, in the
+    /// order asked (`Timeline.storedEntry`, which parses those entries alone). A timeline the store cannot give is
+    /// logged and left out.
+    func storedEntries(_ wanted: [(id: String, date: Date)]) -> [String: [TimelineEntry]] {
+        var datesByWidget: [String: [Date]] = [:]
+        for (id, date) in wanted { datesByWidget[id, default: []].append(date) }
+        var entries: [String: [TimelineEntry]] = [:]
+        for (id, record) in storedRecords(of: Array(datesByWidget.keys)) {
+            do {
+                entries[id] = try datesByWidget[id, default: []].compactMap {
+                    try Timeline.storedEntry(dated: $0, in: record.timeline)
+                }
+            } catch {
+                logger.error("\(id): cannot read its stored timeline: \(error)", metadata: widgetMetadata(id))
+            }
+        }
+        return entries
+    }
+
+    /// The widgets' timeline rows, read in one go; none when the store cannot give them, which is logged.
+    private func storedRecords(of ids: [String]) -> [String: TimelineRecord] {
+        guard !ids.isEmpty else { return [:] }
+        do {
+            return try store.timelines(widgetIDs: ids)
+        } catch {
+            let widgets = ids.count == 1 ? ids[0] : "\(ids.count) widgets"
+            logger.error("cannot read the stored timeline of \(widgets): \(error)",
+                         metadata: ids.count == 1 ? widgetMetadata(ids[0]) : [:])
+            return [:]
+        }
     }
 
     // MARK: - Writing

@@ -64,6 +64,45 @@ extension Timeline {
         }
     }
 
+    /// The entry dated `date` of a timeline as the store keeps it, or nil when none is. A burst of entry changes reads
+    /// one stored timeline per changing widget for one entry each, and a long timeline's other entries are most of
+    /// its bytes: where the text has the stored shape, that entry alone is parsed, found by date among the others
+    /// passed over (`JSONRanges`). Anywhere else the whole timeline is read, as `init(storedJSON:)` reads it, errors
+    /// included.
+    static func storedEntry(dated date: Date, in text: String) throws -> TimelineEntry? {
+        var text = text
+        if let entry = text.withUTF8({ Self.entryAlone(dated: date.timeIntervalSinceReferenceDate, in: $0) }) {
+            return entry
+        }
+        return try Timeline(storedJSON: text).entries.first { $0.date == date }
+    }
+
+    /// The entry dated `seconds` (since 2001), parsed alone, or nil when the scan is unsure or finds none. The entries
+    /// are searched by halves, as the store keeps their dates ascending; the one found is parsed strictly and must
+    /// carry that date, a relevance in range and plausible images.
+    static func entryAlone(dated seconds: Double, in bytes: UnsafeBufferPointer<UInt8>) -> TimelineEntry? {
+        guard let items = JSONRanges.items(ofArrayMember: "entries", in: bytes) else { return nil }
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            guard let range = JSONRanges.member("date", ofObjectIn: items[middle], of: bytes),
+                  let itemSeconds = JSONRanges.value(in: range, of: bytes)?.storedDouble else { return nil }
+            if itemSeconds < seconds {
+                low = middle + 1
+            } else if itemSeconds > seconds {
+                high = middle
+            } else {
+                guard let value = JSONRanges.value(in: items[middle], of: bytes), let entry = entry(stored: value),
+                      entry.images.values.allSatisfy(\.isPlausible),
+                      entry.relevance.map({ (try? StoredValueError.relevance($0, "")) != nil }) ?? true
+                else { return nil }
+                return entry
+            }
+        }
+        return nil
+    }
+
     /// The timeline `JSONDecoder` would decode from `value` (the synthesized `Codable` form: dates as seconds since
     /// 2001, the policy as an enum's keyed form), or nil where the shape is not exactly that.
     static func timeline(stored value: JSONValue) -> Timeline? {
@@ -72,38 +111,44 @@ extension Timeline {
         var entries: [TimelineEntry] = []
         entries.reserveCapacity(items.count)
         for item in items {
-            guard case .object(let fields) = item, case .string(let content)? = fields["content"],
-                  let seconds = fields["date"]?.storedDouble else { return nil }
-            var relevance: TimelineEntryRelevance?
-            switch fields["relevance"] {
-            case nil, .null?:
-                break
-            case .object(let relevanceFields)?:
-                guard let score = relevanceFields["score"]?.storedDouble,
-                      let duration = relevanceFields["duration"]?.storedDouble else { return nil }
-                relevance = TimelineEntryRelevance(score: score, duration: duration)
-            default:
-                return nil
-            }
-            var images: [String: EntryImage] = [:]
-            switch fields["images"] {
-            case nil:
-                break
-            case .object(let members)?:
-                for (name, member) in members {
-                    guard let image = EntryImage(stored: member) else { return nil }
-                    images[name] = image
-                }
-            default:
-                return nil
-            }
-            entries.append(TimelineEntry(date: Date(timeIntervalSinceReferenceDate: seconds), relevance: relevance,
-                                         content: content, images: images))
+            guard let entry = entry(stored: item) else { return nil }
+            entries.append(entry)
         }
         // As the decoder does: the entries as stored, not sorted again.
         var timeline = Timeline(entries: [], policy: policy)
         timeline.entries = entries
         return timeline
+    }
+
+    /// The entry `JSONDecoder` would decode from `value`, or nil where the shape is not exactly that.
+    static func entry(stored value: JSONValue) -> TimelineEntry? {
+        guard case .object(let fields) = value, case .string(let content)? = fields["content"],
+              let seconds = fields["date"]?.storedDouble else { return nil }
+        var relevance: TimelineEntryRelevance?
+        switch fields["relevance"] {
+        case nil, .null?:
+            break
+        case .object(let relevanceFields)?:
+            guard let score = relevanceFields["score"]?.storedDouble,
+                  let duration = relevanceFields["duration"]?.storedDouble else { return nil }
+            relevance = TimelineEntryRelevance(score: score, duration: duration)
+        default:
+            return nil
+        }
+        var images: [String: EntryImage] = [:]
+        switch fields["images"] {
+        case nil:
+            break
+        case .object(let members)?:
+            for (name, member) in members {
+                guard let image = EntryImage(stored: member) else { return nil }
+                images[name] = image
+            }
+        default:
+            return nil
+        }
+        return TimelineEntry(date: Date(timeIntervalSinceReferenceDate: seconds), relevance: relevance,
+                             content: content, images: images)
     }
 
     private static func reloadPolicy(stored value: JSONValue?) -> ReloadPolicy? {
