@@ -240,10 +240,11 @@ class WatchReader(StampedReader):
 
 
 class EventReader(StampedReader):
-    """The host's event stream, as a page gets it: each widget's new entry stamped when its card arrives, so that
-    P6 splits into the daemon's part (date to Watch), the host's (Watch to the event stream) and the page's."""
+    """The host's event stream, as a page gets it: each widget's new entry stamped when its card or its face arrives,
+    so that P6 splits into the daemon's part (date to Watch), the host's (Watch to the event stream) and the page's."""
 
-    CARD = re.compile(r'<article[^>]*data-widget=\\"([^"\\]+)\\"')
+    # A slot's card (`<article ... data-widget=\"ID\"`) or a face sent alone (`{"widget":"ID","html":...`).
+    CARD = re.compile(r'<article[^>]*data-widget=\\"([^"\\]+)\\"|"widget":"([^"\\]+)"')
     DATE = re.compile(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")
     separator = b"\n\n"
 
@@ -252,9 +253,10 @@ class EventReader(StampedReader):
                          b"GET /events HTTP/1.1\r\nHost: 127.0.0.1:8470\r\nAccept: text/event-stream\r\n\r\n")
 
     def stamp(self, message, now):
-        # split gives [before, widget, its markup, widget, its markup...]
+        # split gives [before, card's widget, face's widget, its markup, ...], one of the two widgets None
         cards = self.CARD.split(message.decode(errors="replace"))
-        for widget, markup in zip(cards[1::2], cards[2::2]):
+        for card, face, markup in zip(cards[1::3], cards[2::3], cards[3::3]):
+            widget = card or face
             date = self.DATE.search(markup)
             if date:
                 self.arrivals.setdefault((widget, date.group(1)), now)
@@ -277,7 +279,9 @@ new MutationObserver(records => {
     for (const record of records) {
         for (const node of record.addedNodes) {
             if (node.nodeType !== 1) continue;
-            (node.matches('.widget') ? [node] : node.querySelectorAll('.widget')).forEach(c => stamp(c, now));
+            // A slot or a card drawn again, or a face replaced inside its card.
+            const card = node.closest('.widget');
+            (card ? [card] : node.querySelectorAll('.widget')).forEach(c => stamp(c, now));
         }
     }
 }).observe(document.getElementById('grid'), { childList: true, subtree: true });

@@ -95,7 +95,7 @@ enum HomeMarkup {
         html += " aria-label=\"\(HTML.escape(name))\(count > 1 ? ", \(position + 1) of \(count)" : "")\""
             + (failure == nil ? "" : " aria-describedby=\"failure-\(id)\"")
             + "\(shown ? "" : " hidden")>"
-        html += "<div class=\"face\">\(face.html)</div>"
+        html += Self.face(face)
         // The failure beside the entry the widget keeps showing; the card's name is its accessible description
         // too, so a screen reader says it with the widget.
         if let failure {
@@ -108,6 +108,11 @@ enum HomeMarkup {
             + "\">i</button>"
         html += editBar(widget, kind: kind, inStack: count > 1, pinned: pinned)
         return html + "<p class=\"error\" role=\"alert\" hidden></p></article>"
+    }
+
+    /// A card's face: the view's markup in its frame. A new entry of a widget alone in its slot sends this alone.
+    static func face(_ face: RenderedFace) -> String {
+        "<div class=\"face\">\(face.html)</div>"
     }
 
     /// A card's controls in edit mode. *Stack with* lists the other slots of the card's size with room left, which

@@ -94,19 +94,24 @@ public actor HomeScreen {
     /// What one event changed on the screen.
     private enum Change {
         case nothing
+        /// A new entry of a widget alone in its slot: its face is all that changes.
+        case face(widget: String, slot: String)
         case slot(String)
         /// A widget the host does not know of: the whole grid, read again.
         case grid
     }
 
-    /// Applies events that arrived together, then draws each slot they changed once and sends them all in one
-    /// message: a burst of changes costs the pages one update, not one per widget.
+    /// Applies events that arrived together, then draws each slot or face they changed once and sends them all in
+    /// one message: a burst of changes costs the pages one update, not one per widget.
     private func apply(_ events: [WatchEvent]) async {
         var changed: [String] = []
+        var changedFaces: [(widget: String, slot: String)] = []
         var gridChanged = false
         for event in events {
             switch apply(event) {
             case .nothing: break
+            case .face(let widget, let slot):
+                if !changedFaces.contains(where: { $0.widget == widget }) { changedFaces.append((widget, slot)) }
             case .slot(let id): if !changed.contains(id) { changed.append(id) }
             case .grid: gridChanged = true
             }
@@ -124,7 +129,8 @@ public actor HomeScreen {
         if changed.contains(where: { layout.slot(id: $0).map { $0.widgets.count > 1 } ?? false }) {
             await refreshStacks()
         }
-        broadcastSlots(changed)
+        let changedSlots = Set(changed)
+        broadcastChanges(slots: changed, faces: changedFaces.filter { !changedSlots.contains($0.slot) }.map(\.widget))
     }
 
     private func apply(_ event: WatchEvent) -> Change {
@@ -139,7 +145,9 @@ public actor HomeScreen {
             widget.currentEntry = WidgetSummary.CurrentEntry(date: event.date, content: event.content ?? .null,
                                                              images: event.images)
             widgets[event.widget] = widget
-            return layout.slot(holding: event.widget).map { .slot($0.id) } ?? .nothing
+            guard let slot = layout.slot(holding: event.widget) else { return .nothing }
+            // In a stack the new entry's relevance may reorder the slot.
+            return slot.widgets.count == 1 ? .face(widget: event.widget, slot: slot.id) : .slot(slot.id)
         case .runFinished:
             let wasFailing = widget.lastOutcome.map { $0 != "success" } ?? false
             widget.lastOutcome = event.outcome
@@ -225,7 +233,7 @@ public actor HomeScreen {
     private func relevanceRanOut() async {
         let before = stackOrders
         await refreshStacks()
-        broadcastSlots(stackOrders.keys.sorted().filter { before[$0] != stackOrders[$0] })
+        broadcastChanges(slots: stackOrders.keys.sorted().filter { before[$0] != stackOrders[$0] })
     }
 
     func saveLayout() {
@@ -341,12 +349,24 @@ public actor HomeScreen {
         events.broadcast(gridEvent())
     }
 
-    /// Sends the slots `ids`, drawn now, to every page in one event.
-    func broadcastSlots(_ ids: [String]) {
-        let slots = ids.compactMap { id in layout.slot(id: id).map { SlotsPayload.Slot(slot: id, html: slotHTML($0)) } }
-        guard !slots.isEmpty else { return }
+    /// Sends what changed, drawn now, to every page in one event: the slots `slotIDs` whole, and the faces alone of
+    /// `faceWidgets`, whose cards nothing else changed in (a new entry of a widget alone in its slot). A face is a
+    /// small part of its card's markup, so a burst of entries costs the host and the pages that much less to draw.
+    func broadcastChanges(slots slotIDs: [String], faces faceWidgets: [String] = []) {
+        let slots = slotIDs.compactMap { id in
+            layout.slot(id: id).map { ChangesPayload.Slot(slot: id, html: slotHTML($0)) }
+        }
+        let now = Date()
+        let faces = faceWidgets.compactMap { id in
+            widgets[id].map { widget in
+                let face = face(of: widget, now: now)
+                return ChangesPayload.Face(widget: id, html: HomeMarkup.face(face), url: face.urls.first)
+            }
+        }
+        guard !slots.isEmpty || !faces.isEmpty else { return }
         version += 1
-        events.broadcast(ServerSentEvent.encode(event: "slots", SlotsPayload(version: versionTag, slots: slots)))
+        events.broadcast(ServerSentEvent.encode(event: "changes",
+                                                ChangesPayload(version: versionTag, slots: slots, faces: faces)))
     }
 
     struct StatusPayload: Encodable {
@@ -359,13 +379,21 @@ public actor HomeScreen {
         var html: String
     }
 
-    struct SlotsPayload: Encodable {
+    struct ChangesPayload: Encodable {
         struct Slot: Encodable {
             var slot: String
             var html: String
         }
 
+        /// A card's face alone, and the URL its tap opens now (none: the card has no `data-url`).
+        struct Face: Encodable {
+            var widget: String
+            var html: String
+            var url: String?
+        }
+
         var version: String
         var slots: [Slot]
+        var faces: [Face]
     }
 }

@@ -11,6 +11,13 @@ extension HomeScreen {
         layout = HomeLayout(slots: placed.enumerated().map { HomeLayout.Slot(id: "s\($0 + 1)", widgets: [$1.id]) },
                             nextSlotNumber: placed.count + 1)
     }
+
+    /// Makes `ids` one stack in slot `slotID`, the others keeping their slots.
+    func stack(_ ids: [String], as slotID: String) {
+        var slots = layout.slots.filter { slot in !slot.widgets.contains { ids.contains($0) } }
+        slots.insert(HomeLayout.Slot(id: slotID, widgets: ids), at: 0)
+        layout = HomeLayout(slots: slots, nextSlotNumber: layout.nextSlotNumber)
+    }
 }
 
 /// What the host sends its pages as the daemon's stream goes by: one event for what changed together, and no grid
@@ -44,7 +51,7 @@ extension HomeScreen {
         return frames
     }
 
-    @Test func entriesThatChangedTogetherReachAPageAsOneEventWithEachSlotOnce() async throws {
+    @Test func entriesThatChangedTogetherReachAPageAsOneEventWithEachFaceOnce() async throws {
         let home = Self.home()
         await home.place(["w1", "w2", "w3"].map(Self.widget))
         let subscription = await home.subscribe()
@@ -55,12 +62,53 @@ extension HomeScreen {
         await home.handle(.events([Self.entry("w1", "first"), Self.entry("w3", "third"), Self.entry("w1", "again")]))
         await home.unsubscribe(subscription.id)
         let frame = try #require(await frames.next())
-        #expect(frame.hasPrefix("event: slots\n"))
-        #expect(frame.contains(#""slot":"s1""#) && frame.contains(#""slot":"s3""#))
-        #expect(!frame.contains(#""slot":"s2""#), "a slot nothing changed in is not sent")
-        #expect(frame.components(separatedBy: #""slot":"s1""#).count == 2, "s1 drawn once, with its last entry")
-        #expect(frame.contains("again") && !frame.contains("first"))
+        let payload = try Self.changes(frame)
+        #expect(payload.slots.isEmpty, "a new entry of a widget alone in its slot sends its face, not its slot")
+        #expect(payload.faces.map(\.widget) == ["w1", "w3"], "each face once, a widget nothing changed in not sent")
+        #expect(payload.faces.allSatisfy { $0.html.hasPrefix(#"<div class="face">"#) && !$0.html.contains("<article") })
+        #expect(payload.faces[0].html.contains("again") && !frame.contains("first"), "w1 drawn with its last entry")
         #expect(await frames.next() == nil, "one event for the burst")
+    }
+
+    @Test func aNewEntryInAStackRedrawsItsSlotWhole() async throws {
+        let home = Self.home()
+        await home.place(["w1", "w2", "w3"].map(Self.widget))
+        await home.stack(["w1", "w2"], as: "s1")
+        let subscription = await home.subscribe()
+        var frames = subscription.stream.makeAsyncIterator()
+        _ = await frames.next()
+        _ = await frames.next()
+
+        await home.handle(.events([Self.entry("w2", "second"), Self.entry("w3", "third")]))
+        await home.unsubscribe(subscription.id)
+        let payload = try Self.changes(try #require(await frames.next()))
+        #expect(payload.slots.map(\.slot) == ["s1"], "the stack's order may change with the entry's relevance")
+        #expect(payload.slots[0].html.contains(#"data-widget="w1""#) && payload.slots[0].html.contains("second"))
+        #expect(payload.faces.map(\.widget) == ["w3"])
+    }
+
+    struct Changes: Decodable {
+        struct Slot: Decodable {
+            var slot: String
+            var html: String
+        }
+
+        struct Face: Decodable {
+            var widget: String
+            var html: String
+            var url: String?
+        }
+
+        var version: String
+        var slots: [Slot]
+        var faces: [Face]
+    }
+
+    /// The payload of a `changes` frame.
+    static func changes(_ frame: String) throws -> Changes {
+        #expect(frame.hasPrefix("event: changes\ndata: "))
+        let data = try #require(frame.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst(6))
+        return try JSONDecoder().decode(Changes.self, from: Data(data.utf8))
     }
 
     @Test func aPageDrawnAtTheCurrentVersionIsNotSentTheGridItShows() async {

@@ -125,14 +125,34 @@
         startTicking();
     }
 
-    // Slots that changed together (a burst of entries at one instant) come in one event and are redrawn in one go.
-    // Their markup is parsed in one go too: one parser run for the burst instead of one a slot.
-    function replaceSlots(payload) {
+    // What changed together (a burst of entries at one instant) comes in one event and is redrawn in one go: slots
+    // whole, and the faces alone of widgets that have a slot to themselves, whose new entry changes nothing else of
+    // their cards. Each kind's markup is parsed in one go too: one parser run for the burst instead of one a slot.
+    function applyChanges(payload) {
         version = payload.version;
         grid.dataset.version = version;
-        const fresh = nodes(payload.slots.map((slot) => slot.html).join(""));
-        Array.from(fresh.children).forEach(replaceSlot);
+        if (payload.slots.length > 0) {
+            Array.from(nodes(payload.slots.map((slot) => slot.html).join("")).children).forEach(replaceSlot);
+        }
+        if (payload.faces.length > 0) replaceFaces(payload.faces);
         startTicking();
+    }
+
+    function replaceFaces(faces) {
+        const fresh = Array.from(nodes(faces.map((face) => face.html).join("")).children);
+        const cardsByWidget = new Map();
+        grid.querySelectorAll(".widget").forEach((card) => cardsByWidget.set(card.dataset.widget, card));
+        faces.forEach((face, index) => {
+            const card = cardsByWidget.get(face.widget);
+            const old = card && card.querySelector(":scope > .face");
+            if (!old || !fresh[index]) return;
+            const focused = focusAddress(card);
+            old.replaceWith(fresh[index]);
+            if (face.url) card.dataset.url = face.url;
+            else delete card.dataset.url;
+            card.classList.remove("placeholder");
+            restoreFocus(focused, card.closest(".slot"));
+        });
     }
 
     function replaceSlot(fresh) {
@@ -170,7 +190,7 @@
         // The version the page was drawn at spares it the grid it already shows.
         const source = new EventSource("/events?version=" + encodeURIComponent(version));
         source.addEventListener("grid", (event) => replaceGrid(JSON.parse(event.data)));
-        source.addEventListener("slots", (event) => replaceSlots(JSON.parse(event.data)));
+        source.addEventListener("changes", (event) => applyChanges(JSON.parse(event.data)));
         source.addEventListener("status", (event) => setStatus(JSON.parse(event.data)));
         source.addEventListener("open", () => document.body.classList.remove("host-down"));
         source.addEventListener("error", () => {
