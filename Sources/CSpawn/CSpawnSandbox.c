@@ -82,6 +82,9 @@ struct cspawn_sandbox {
     uint64_t *writable_rights;
     size_t writable_fd_count;
     const char *run_root;
+    // With a run root: the domain of every child without a directory of its own (`job_ruleset` without one), made
+    // at the first such child and kept, or -1. Each child restricted by it gets a domain of its own all the same.
+    int shared_job_fd;
 
     // Start-up: set by the thread once it is restricted (or failed).
     const char *const *writable;
@@ -347,11 +350,18 @@ static void *sandbox_main(void *argument) {
         pthread_mutex_unlock(&sandbox->mutex);
         job->landlock_scope_fd = sandbox->scope_fd;
         int ruleset = -1;
+        int owned = 0;
         if (sandbox->has_run_root) {
             // Never the thread's domain alone, which may write every run's directory: a child whose own domain cannot
             // be made does not start.
             const char *step = NULL;
-            ruleset = job_ruleset(sandbox, job, &step);
+            if (job->writable_directory != NULL) {
+                ruleset = job_ruleset(sandbox, job, &step);
+                owned = 1;
+            } else {
+                if (sandbox->shared_job_fd < 0) sandbox->shared_job_fd = job_ruleset(sandbox, job, &step);
+                ruleset = sandbox->shared_job_fd;
+            }
             if (ruleset < 0) {
                 job->result = errno ? errno : EPERM;
                 job->failed_step = step;
@@ -363,7 +373,7 @@ static void *sandbox_main(void *argument) {
             }
         }
         if (!sandbox->has_run_root || ruleset >= 0) cspawn_job_run(job);
-        if (ruleset >= 0) close(ruleset);
+        if (owned && ruleset >= 0) close(ruleset);
         pthread_mutex_lock(&sandbox->mutex);
         // Added to the poller under the lock: the caller, woken by the child's exit, takes the finished list under
         // it too, and so always finds this job there. A job the poller will not report needs the eventfd.
@@ -389,6 +399,7 @@ cspawn_sandbox *cspawn_sandbox_start(const char *const *writable, size_t count, 
     sandbox->abi = abi;
     sandbox->options = options;
     sandbox->scope_fd = -1;
+    sandbox->shared_job_fd = -1;
     sandbox->event_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
     if (sandbox->event_fd < 0) {
         int saved = errno;
@@ -502,6 +513,7 @@ void cspawn_sandbox_stop(cspawn_sandbox *sandbox) {
     pthread_mutex_destroy(&sandbox->mutex);
     close(sandbox->event_fd);
     if (sandbox->scope_fd >= 0) close(sandbox->scope_fd);
+    if (sandbox->shared_job_fd >= 0) close(sandbox->shared_job_fd);
     release_writable_fds(sandbox);
     free(sandbox);
 }

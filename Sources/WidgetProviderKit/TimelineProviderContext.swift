@@ -14,8 +14,8 @@ public struct TimelineProviderContext: Sendable {
     public var configuration: [String: ParameterValue]
     /// The shared data directory of the manifest's group, if it has one.
     public var dataDirectory: URL?
-    /// Where a timeline or snapshot run writes the images its entries show (`saveImage(_:name:)`); nil for
-    /// placeholder, defaults and options requests.
+    /// Where a timeline or snapshot run writes the images its entries show (`saveImage(_:name:)`), when the manifest
+    /// says `images = true`; nil otherwise, and for placeholder, defaults and options requests.
     public var imageDirectory: URL?
     /// Why the run happens (`initial`, `configuration`, `foreground`, `policy`, `explicit`, `retry`), if known.
     public var reason: String?
@@ -58,8 +58,8 @@ public struct TimelineProviderContext: Sendable {
     /// fails the run, naming the entry and the file.
     ///
     /// Throws `ProviderKitError.imageNotSaved` for a name with a `/`, a leading `.`, a NUL or more than 255 bytes,
-    /// for a request without an image directory (a placeholder: draw it without the picture), or when the file cannot
-    /// be written.
+    /// for a request without an image directory (a placeholder, or a manifest without `images = true`), or when the
+    /// file cannot be written.
     @discardableResult
     public func saveImage(_ data: Data, name: String) throws(ProviderKitError) -> String {
         guard !name.isEmpty, name.utf8.count <= Self.maximumImageNameLength, !name.contains("/"),
@@ -70,7 +70,7 @@ public struct TimelineProviderContext: Sendable {
         }
         guard let imageDirectory else {
             throw .imageNotSaved(name: name, reason: "this request has no image directory (only timeline and "
-                + "snapshot requests have one)")
+                + "snapshot requests of a provider whose manifest says images = true have one)")
         }
         do {
             // The daemon reads the directory once the provider has exited, so a plain write is whole by then.

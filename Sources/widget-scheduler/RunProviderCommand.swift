@@ -61,7 +61,7 @@ struct RunProviderCommand: ParsableCommand {
         }
         var providerRequest = try makeRequest(for: providerManifest)
         var images: PreviewImageDirectory?
-        if providerRequest.request == .timeline || providerRequest.request == .snapshot {
+        if providerManifest.savesImages, providerRequest.request == .timeline || providerRequest.request == .snapshot {
             do {
                 images = try PreviewImageDirectory.make()
             } catch {

@@ -31,6 +31,7 @@ private let imageProvider = #"""
 
 private let imageManifest = #"""
     exec = ["./images.py"]
+    images = true
 
     [[widget]]
     kind = "good"

@@ -42,7 +42,7 @@ struct ImageCrashTests {
             coalesce-window = 0
             max-concurrent-runs = 4
             """)
-        try world.addKind("photo", script: Self.provider, timeout: 30)
+        try world.addKind("photo", script: Self.provider, timeout: 30, manifestExtra: "images = true")
         try world.start()
         var ids: [String] = []
         for _ in 0..<Self.widgetCount { ids.append(try world.connect().add("photo")) }

@@ -66,7 +66,8 @@ private struct PhotoWidget: Widget {
     @Test func aRequestWithoutAnImageDirectoryIsRefused() {
         let error = ProviderKitError.imageNotSaved(
             name: "cat.png",
-            reason: "this request has no image directory (only timeline and snapshot requests have one)")
+            reason: "this request has no image directory (only timeline and snapshot requests of a provider whose "
+                + "manifest says images = true have one)")
         #expect(throws: error) { try TimelineProviderContext(kind: "photo").saveImage(png, name: "cat.png") }
         #expect(error.description.hasPrefix("could not save the image \"cat.png\": this request has no image"))
     }

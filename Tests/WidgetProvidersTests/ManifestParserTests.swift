@@ -20,6 +20,7 @@ func fullManifestParses() throws {
         owner-groups = ["staff", "weather-app"]
         group-reader-groups = ["staff"]
         group-writer-users = []
+        images = true
 
         [[widget]]
         kind = "weather"
@@ -51,6 +52,7 @@ func fullManifestParses() throws {
     #expect(manifest.ownerGroups == ["staff", "weather-app"])
     #expect(manifest.groupReaders == ProviderManifest.Principals(users: [], groups: ["staff"]))
     #expect(manifest.groupWriters == ProviderManifest.Principals(users: [], groups: []), "declared: no one")
+    #expect(manifest.savesImages)
     #expect(manifest.widgets.map(\.kind) == ["weather", "weather.radar"])
     let weather = try #require(manifest.widget(kind: "weather"))
     #expect(weather.displayName == "Weather")
@@ -88,6 +90,7 @@ func defaultsApply() throws {
     #expect(manifest.memoryMax == 128 * 1024 * 1024)
     #expect(manifest.group == nil)
     #expect(manifest.ownerUsers.isEmpty && manifest.ownerGroups.isEmpty)
+    #expect(!manifest.savesImages, "no image directory unless the manifest asks for one")
 }
 
 @Test("memory-max accepts sizes with suffixes and plain byte counts", arguments: [
@@ -180,7 +183,11 @@ private let manifestErrorCases: [ManifestErrorCase] = [
         toml: exec + "timout = 5" + widget,
         message: #""timout": unknown key (expected one of: exec, timeout, "#
             + #"memory-max, tasks-max, group, owner-users, owner-groups, group-reader-users, group-reader-groups, "#
-            + #"group-writer-users, group-writer-groups, assets, widget)"#
+            + #"group-writer-users, group-writer-groups, assets, images, widget)"#
+    ),
+    .init(
+        toml: exec + "images = \"yes\"" + widget,
+        message: #""images": expected true (the provider saves images for its entries) or false, found "yes""#
     ),
     .init(
         toml: exec + "group-reader-users = [\"nobody\"]" + widget,

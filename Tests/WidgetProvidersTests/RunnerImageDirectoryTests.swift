@@ -90,6 +90,24 @@ struct RunnerImageDirectoryTests {
         #expect(outcomes["tmp"] == "written", "the writable paths stay writable")
     }
 
+    @Test func runsWithoutADirectoryOneAfterAnotherEachWriteNoneBeneathTheRoot() throws {
+        // They share one ruleset, made at the first: each is restricted by it all the same, and a run with a
+        // directory among them still writes its own.
+        let places = try Places()
+        defer { try? FileManager.default.removeItem(at: places.root) }
+        let sandbox = try ProviderSandbox(writablePaths: [places.tmp.path, "/dev"], runRoot: places.runs.path)
+        let specs = [try places.spec(writing: nil), try places.spec(writing: nil), try places.spec(writing: places.own),
+                     try places.spec(writing: nil)]
+        let results = RunnerHarness.run(specs, sandbox: sandbox)
+        for (index, result) in results.enumerated() {
+            #expect(result.succeeded, "run \(index): \(result)")
+            let outcomes = Self.outcomes(result)
+            #expect(outcomes["own"] == (index == 2 ? "written" : "denied"), "run \(index)")
+            #expect(outcomes["other"] == "denied" && outcomes["root"] == "denied", "run \(index)")
+            #expect(outcomes["tmp"] == "written", "run \(index)")
+        }
+    }
+
     @Test func aRunWhoseDirectoryIsGoneDoesNotStart() throws {
         let places = try Places()
         defer { try? FileManager.default.removeItem(at: places.root) }

@@ -21,7 +21,7 @@ final class WidgetServiceHarness {
 
     static let weather = ProviderManifest(
         path: "/etc/widget-scheduler/providers/weather.toml", exec: ["/usr/lib/widget-providers/weather"],
-        group: "weather",
+        group: "weather", savesImages: true,
         widgets: [WidgetKindManifest(kind: "weather", families: ["systemSmall", "systemMedium"], parameters: [
             ParameterSpec(name: "location", type: .string, defaultValue: .string("Cupertino")),
             ParameterSpec(name: "units", type: .enum, options: .fixed([
@@ -31,7 +31,11 @@ final class WidgetServiceHarness {
         ])])
     static let clockKind = ProviderManifest(
         path: "/etc/widget-scheduler/providers/clock.toml", exec: ["/usr/lib/widget-providers/clock"],
-        widgets: [WidgetKindManifest(kind: "clock")])
+        savesImages: true, widgets: [WidgetKindManifest(kind: "clock")])
+    /// A provider that saves no images (its manifest does not say `images = true`).
+    static let noteKind = ProviderManifest(
+        path: "/etc/widget-scheduler/providers/note.toml", exec: ["/usr/lib/widget-providers/note"],
+        widgets: [WidgetKindManifest(kind: "note")])
 
     /// A service over `store`, loaded as after a clean stop unless `afterDeath` (the daemon died).
     init(settings: SchedulerSettings = SchedulerSettings(maxConcurrentRuns: 4),
@@ -44,7 +48,7 @@ final class WidgetServiceHarness {
         groupData = InMemoryGroupData(root: directory.appendingPathComponent("groups", isDirectory: true))
         service = WidgetService(
             options: WidgetService.Options(stateDirectory: directory, socketPath: "/run/test.socket"),
-            settings: settings, manifests: ManifestSet(manifests: [Self.weather, Self.clockKind]),
+            settings: settings, manifests: ManifestSet(manifests: [Self.weather, Self.clockKind, Self.noteKind]),
             clock: clock, launcher: launcher, timer: timer, store: store, groupData: groupData, images: images,
             logger: RecordingLogHandler.logger(journal))
         try service.load(lastStopWasClean: !afterDeath)

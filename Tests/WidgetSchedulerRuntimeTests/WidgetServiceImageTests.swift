@@ -56,6 +56,19 @@ struct WidgetServiceImageTests {
         #expect(image == ImageMethod.Reply(image: expected, data: Data(ImageSamples.png).base64EncodedString()))
     }
 
+    @Test func aProviderThatSavesNoImagesGetsNoDirectoryForItsRunsOrSnapshots() throws {
+        let images = InMemoryImageStore()
+        let harness = try WidgetServiceHarness(images: images)
+        _ = try harness.addWidget(kind: "note")
+        let launch = try #require(harness.launcher.launches.last)
+        #expect(launch.invocation.request.context.imageDirectory == nil)
+        harness.service.snapshot(kind: "note", family: nil, parameters: [:], uid: nil) { _ in }
+        let snapshot = try #require(harness.launcher.launches.last)
+        #expect(snapshot.invocation.request.request == .snapshot)
+        #expect(snapshot.invocation.request.context.imageDirectory == nil)
+        #expect(images.runDirectories.isEmpty, "no directory made for either")
+    }
+
     struct Refusal: CustomTestStringConvertible, Sendable {
         let file: InMemoryImageStore.File
         let problem: String

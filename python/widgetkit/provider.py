@@ -55,8 +55,8 @@ class Context:
     - `is_preview`: answer fast, with sample data if fetching is slow;
     - `reason`: why a timeline is asked (`initial`, `configuration`, `foreground`, `policy`, `explicit`, `retry`);
     - `data_directory`: the group's shared data, when the manifest has a `group`; read it with `group_value()`;
-    - `image_directory`: where a timeline or snapshot run may write the images its entries show (None for other
-      requests); write them with `save_image()`;
+    - `image_directory`: where a timeline or snapshot run may write the images its entries show, when the manifest
+      says `images = true` (None otherwise, and for other requests); write them with `save_image()`;
     - `parameter`, `search`: for `options`, the parameter asked about and the text the user typed.
     """
 
@@ -108,7 +108,7 @@ class Context:
         bad one fails the run naming the entry and the file.
 
         Raises `ImageNotSaved` for a name with a `/`, a leading `.`, a NUL or more than 255 bytes, and in a request
-        without an image directory (a placeholder: draw it without the picture); `TypeError` for data that is not
+        without an image directory (a placeholder, or a manifest without `images = true`); `TypeError` for data that is not
         bytes; `OSError` when the file cannot be written."""
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("save_image: expected the image's bytes, found %s" % type(data).__name__)
@@ -118,7 +118,8 @@ class Context:
                                 "\".\", such as \"photo.jpg\"; found %r" % (MAXIMUM_IMAGE_NAME_BYTES, name))
         if not self.image_directory:
             raise ImageNotSaved("save_image: this %s request has no image directory (only timeline and snapshot "
-                                "requests have one); cannot save %r" % (self.request.get("request", "?"), name))
+                                "requests of a provider whose manifest says images = true have one); cannot save %r"
+                                % (self.request.get("request", "?"), name))
         # The daemon reads the directory only once the provider has exited, so a plain write is whole by then.
         with open(os.path.join(self.image_directory, name), "wb") as file:
             file.write(data)

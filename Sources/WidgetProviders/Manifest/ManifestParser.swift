@@ -7,7 +7,7 @@ import WidgetSchedulerCore
 public enum ManifestParser {
     private static let topLevelKeys = [
         "exec", "timeout", "memory-max", "tasks-max", "group", "owner-users", "owner-groups", "group-reader-users",
-        "group-reader-groups", "group-writer-users", "group-writer-groups", "assets", "widget",
+        "group-reader-groups", "group-writer-users", "group-writer-groups", "assets", "images", "widget",
     ]
     private static let widgetKeys = ["kind", "display-name", "description", "families", "parameters", "views"]
     private static let parameterKeys = ["type", "title", "default", "options"]
@@ -83,6 +83,13 @@ public enum ManifestParser {
                 fail("assets", "expected the path of the provider's asset folder, found \(value.summary)")
             }
         }
+        var savesImages = false
+        switch table["images"] {
+        case nil: break
+        case .bool(let value)?: savesImages = value
+        case let value?: fail("images", "expected true (the provider saves images for its entries) or false, found "
+                              + value.summary)
+        }
         let context = WidgetContext(manifestPath: path, assets: assets, files: files)
         var widgets: [WidgetKindManifest] = []
         switch table["widget"] {
@@ -108,7 +115,7 @@ public enum ManifestParser {
         return .success(ProviderManifest(
             path: path, exec: exec, timeout: timeout, memoryMax: memoryMax, tasksMax: tasksMax, group: group,
             ownerUsers: ownerUsers, ownerGroups: ownerGroups, groupReaders: groupReaders, groupWriters: groupWriters,
-            assetsDirectory: assets, widgets: widgets
+            assetsDirectory: assets, savesImages: savesImages, widgets: widgets
         ))
     }
 

@@ -39,6 +39,10 @@ public struct ProviderManifest: Sendable, Hashable {
     public var groupWriters: Principals?
     /// The provider's asset folder (`assets`), absolute: the images its views show. Nil when it has none.
     public var assetsDirectory: String?
+    /// Whether the provider saves images for its entries (`images = true`): only then does each of its timeline and
+    /// snapshot runs get a fresh directory it may write them in (`context.imageDirectory`). A provider that does
+    /// not declare it gets no writable directory of the daemon's, and its runs cost no directory.
+    public var savesImages: Bool
     /// The widget kinds served, in file order.
     public var widgets: [WidgetKindManifest]
 
@@ -64,6 +68,7 @@ public struct ProviderManifest: Sendable, Hashable {
         groupReaders: Principals? = nil,
         groupWriters: Principals? = nil,
         assetsDirectory: String? = nil,
+        savesImages: Bool = false,
         widgets: [WidgetKindManifest]
     ) {
         self.path = path
@@ -78,6 +83,7 @@ public struct ProviderManifest: Sendable, Hashable {
         self.groupReaders = groupReaders
         self.groupWriters = groupWriters
         self.assetsDirectory = assetsDirectory
+        self.savesImages = savesImages
         self.widgets = widgets
     }
 

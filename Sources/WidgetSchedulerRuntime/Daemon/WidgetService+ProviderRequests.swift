@@ -62,15 +62,15 @@ extension WidgetService {
                      metadata: [JournalField.widgetKind: "\(key.kind)"])
     }
 
-    /// Launches the run the scheduler started for `key`; a snapshot gets an image directory, made now rather than
-    /// per caller, as callers asking the same share the run.
+    /// Launches the run the scheduler started for `key`; a snapshot of a provider that saves images gets an image
+    /// directory, made now rather than per caller, as callers asking the same share the run.
     func launchProviderRequest(_ key: ProviderRequestKey) {
         guard var run = providerRequestRuns[key] else {
             // No one waits for it (cannot happen: a start follows its decision); its slot is freed at once.
             followUps.append(.providerRequestFinished(key))
             return
         }
-        if run.invocation.request.request == .snapshot {
+        if run.invocation.request.request == .snapshot, run.invocation.manifest.savesImages {
             run.invocation.request.context.imageDirectory = makeImageDirectory(for: "a preview of \(key.kind)")
         }
         let imageDirectory = run.invocation.request.context.imageDirectory

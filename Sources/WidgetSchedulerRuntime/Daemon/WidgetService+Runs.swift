@@ -45,15 +45,15 @@ extension WidgetService {
                       stats: ProviderRunStats(pid: 0, exitStatus: nil, duration: 0), deferred: true)
             return nil
         }
+        let imageDirectory = manifest.savesImages ? makeImageDirectory(for: id) : nil
         let request = ProviderRequest(
             request: .timeline, kind: kind,
             widget: ProviderRequest.Widget(id: id, family: widgets[position: position].family,
                                            configuration: widgets[position: position].configuration),
             context: ProviderRequest.Context(now: now.wall, isPreview: false, reason: reason,
                                              dataDirectory: manifest.group.map(groupData.directory(of:)),
-                                             imageDirectory: makeImageDirectory(for: id)))
+                                             imageDirectory: imageDirectory))
         let invocation = ProviderInvocation(manifest: manifest, request: request, grace: options.providerGrace)
-        let imageDirectory = request.context.imageDirectory
         let handle = launcher.launch(invocation) { [weak self] result, stats in
             guard let self else { return }
             let taken = imageDirectory.map { takeImages(of: result, from: $0) } ?? result

@@ -5,7 +5,7 @@
 start_widget_scheduler
 
 step "install a provider that tries to write everywhere"
-install_provider intruder "timeout = 10" <<'SCRIPT'
+install_provider intruder $'timeout = 10\nimages = true' <<'SCRIPT'
 #!/bin/sh
 # Prints one JSON object: for each target, "written" or "denied".
 try() {
