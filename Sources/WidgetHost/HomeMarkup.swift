@@ -75,7 +75,10 @@ enum HomeMarkup {
                          count: model.order.count, pinned: slot.pinned == id, failure: model.failures[id])
         }
         if isStack {
-            html += "<div class=\"stack-nav\"><button type=\"button\" class=\"flip\" data-flip=\"-1\" "
+            // Beside the stack's controls, below the cards: on a card it would cover the face's last line.
+            let pin = slot.pinned == nil ? "" : "<span class=\"pin-mark\" title=\"The widget on top is pinned there\">"
+                + "Pinned</span>"
+            html += "<div class=\"stack-nav\">\(pin)<button type=\"button\" class=\"flip\" data-flip=\"-1\" "
                 + "aria-label=\"Previous widget in the stack\">‹</button><span class=\"dots\" aria-live=\"polite\">"
                 + "1 / \(model.order.count)</span><button type=\"button\" class=\"flip\" data-flip=\"1\" "
                 + "aria-label=\"Next widget in the stack\">›</button></div>"
@@ -102,7 +105,6 @@ enum HomeMarkup {
             html += "<p class=\"run-error\" id=\"failure-\(id)\" role=\"status\" title=\"\(HTML.escape(failure))\">"
                 + "\(HTML.escape(failure))</p>"
         }
-        if pinned { html += "<p class=\"pin-mark\" title=\"Pinned on top\">Pinned</p>" }
         html += "<div class=\"back\" hidden></div>"
         html += "<button type=\"button\" class=\"info\" data-action=\"inspect\" aria-label=\"About \(HTML.escape(name))"
             + "\">i</button>"

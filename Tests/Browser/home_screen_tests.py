@@ -21,6 +21,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 BASE_URL = os.environ.get("HOST_URL", "http://127.0.0.1:8470")
+# A second host whose user the daemon grants nothing beyond reading (60-web-host.sh starts it): its refusals.
+STRANGER_URL = os.environ.get("STRANGER_HOST_URL")
 # The checkout these tests run from: the photo example's app and pictures are taken from it.
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 ARTIFACTS = os.environ.get("BROWSER_ARTIFACTS", "/tmp/widget-host-browser")
@@ -536,6 +538,33 @@ class HomeScreenTests(unittest.TestCase):
             By.CSS_SELECTOR, ".back .decision").get_attribute("class"), "the decision's class"), "decision",
             "not an error")
         self.click_in_card(widget, 'button[data-action="flip-back"]', "a click on Done")
+
+    @unittest.skipUnless(STRANGER_URL, "needs STRANGER_HOST_URL, a host the daemon refuses (60-web-host.sh)")
+    def test_9c2_a_refusal_of_the_daemon_is_shown_in_its_words(self):
+        widget = self.add_ticker("refused")
+        self.wait(lambda d: widgets_by_id()[widget]["currentEntry"] is not None, "%s's timeline" % widget)
+        self.expected_console_errors.append("status of 403")
+        self.driver.get(STRANGER_URL + "/")
+        self.wait_for_card(widget)
+        self.retry(lambda: self.card(widget).find_element(By.CSS_SELECTOR, 'button[data-action="inspect"]').click(),
+                   "a click on the i button")
+        self.wait(lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, '.widget[data-widget="%s"] .back' % widget)
+                             if b.is_displayed()], "the back side")
+        self.click_in_card(widget, '.back button[data-action="reload"]', "a click on Reload")
+        decision = self.wait(lambda d: (lambda t: t if t and t != "Asking the scheduler…" else None)(
+            self.card(widget).find_element(By.CSS_SELECTOR, ".back .decision").text), "the reload's answer")
+        self.assertRegex(decision, r"^The daemon refused: permission denied: Reload needs root, .*; uid \d+ has none")
+        self.assertIn("error-text", self.card(widget).find_element(
+            By.CSS_SELECTOR, ".back .decision").get_attribute("class").split())
+        self.click_in_card(widget, 'button[data-action="flip-back"]', "a click on Done")
+        # A change the daemon refuses leaves the widget where it was, and says why on its card.
+        self.set_editing(True)
+        self.click_in_card(widget, 'button[data-action="remove"]', "a click on Remove")
+        error = self.wait(lambda d: self.card(widget).find_element(By.CSS_SELECTOR, "p.error").text,
+                          "the refusal on the card")
+        self.assertRegex(error, r"^The daemon refused: permission denied: Remove needs ")
+        self.assertIn(widget, widgets_by_id(), "the widget is still there")
+        self.set_editing(False)
 
     def test_9d_resize_opens_a_link_and_remove(self):
         widget = self.add_ticker("sized")

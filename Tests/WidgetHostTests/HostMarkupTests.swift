@@ -114,6 +114,25 @@ struct HostMarkupTests {
         #expect(!html.contains("<img"))
     }
 
+    @Test func aPinnedStackSaysSoBesideItsControlsNotOverTheCard() throws {
+        let widgets = ["w1", "w2"].map {
+            WidgetSummary(id: $0, kind: "k", family: "systemSmall", configuration: [:], state: "idle", tokens: 1)
+        }
+        let model = HomeMarkup.SlotModel(slot: HomeLayout.Slot(id: "s1", widgets: ["w1", "w2"], pinned: "w2"),
+                                         order: ["w2", "w1"],
+                                         widgets: Dictionary(uniqueKeysWithValues: widgets.map { ($0.id, $0) }),
+                                         kinds: [:])
+        let faces = ["w1": RenderedFace(html: "one"), "w2": RenderedFace(html: "two")]
+        let html = HomeMarkup.slot(model, faces: faces)
+        let navigation = try #require(html.range(of: "<div class=\"stack-nav\">"))
+        let mark = try #require(html.range(of: "class=\"pin-mark\""))
+        #expect(mark.lowerBound > navigation.lowerBound, "in the stack's controls")
+        #expect(html.components(separatedBy: "pin-mark").count == 2, "once, on no card")
+        var unpinned = model
+        unpinned.slot.pinned = nil
+        #expect(!HomeMarkup.slot(unpinned, faces: faces).contains("pin-mark"))
+    }
+
     @Test func theConfigurationFormEscapesTitlesValuesAndOptions() {
         let kind = KindsMethod.Kind(
             kind: "k", families: ["systemSmall"],

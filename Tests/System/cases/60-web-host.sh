@@ -60,8 +60,20 @@ user=$(ps -o user= -p "$(unit_property widget-host.service MainPID)")
 [ "$user" != root ] || fail "widget-host runs as root"
 report "widget-host runs as $user, groups: $(ps -o supgrp= -p "$(unit_property widget-host.service MainPID)")"
 
+step "a second host as a user the daemon grants nothing but reading, for the refusals the page shows"
+systemd-run --quiet --unit=widget-host-stranger -p DynamicUser=yes -p StateDirectory=widget-host-stranger \
+    "$(command -v widget-host)" --listen 127.0.0.1:8471 --state-directory /var/lib/widget-host-stranger
+stranger_answers() {
+    python3 -c 'import urllib.request; urllib.request.urlopen("http://127.0.0.1:8471/", timeout=5)' 2> /dev/null
+}
+wait_until 30 "the stranger's host to answer" stranger_answers
+stranger=$(unit_property widget-host-stranger.service MainPID)
+ps -o supgrp= -p "$stranger" | grep -qw widget-scheduler && fail "the stranger's host is in group widget-scheduler"
+report "the stranger's host runs as $(ps -o user= -p "$stranger"), groups: $(ps -o supgrp= -p "$stranger")"
+
 step "the browser tests (headless Chromium)"
-BROWSER_ARTIFACTS=$PWD/.build-artifacts/browser Tests/Browser/run.sh
+STRANGER_HOST_URL=http://127.0.0.1:8471 BROWSER_ARTIFACTS=$PWD/.build-artifacts/browser Tests/Browser/run.sh
+systemctl stop widget-host-stranger.service
 report "screenshots: .build-artifacts/browser/home-light.png, home-dark.png, provided-image.png"
 
 step "a tap sent to a command (tap-command), only for an address the widget shows"
