@@ -462,6 +462,9 @@ public final class Daemon {
     }
 
     private func flushState() {
+        // A write at the idle moment asked for earlier would come right after this one, under the pacer's interval:
+        // when no idle moment came within its delay, the pacer wrote without one, and the idle write is moot.
+        if idleFlush.enablement != .off { try? idleFlush.setEnabled(.off) }
         service.flush()
         writePacer.wrote(at: clock.now().monotonic, remaining: service.hasUnwrittenChanges)
     }
