@@ -69,8 +69,18 @@ public final class ControlClient {
         try send(VarlinkRequest(
             method: method.method.qualifiedName, parameters: VarlinkCoding.parameters(parameters), more: true))
         onSent()
+        let decoder = VarlinkCoding.makeDecoder()
         while true {
-            let reply = try receive(timeout: nil)
+            let message = try receiveMessage(timeout: nil)
+            // A stream's replies are read straight into their type, in one pass: a burst of events is hundreds of
+            // them. The last reply, an error, or anything that type cannot hold takes the general way below, which
+            // tells the end of the stream and says what is wrong.
+            if let typed = try? decoder.decode(TypedReply<Method.Reply>.self, from: Data(message)),
+               typed.continues == true, typed.error == nil, let decoded = typed.parameters {
+                if !onReply(decoded) { return nil }
+                continue
+            }
+            let reply = try Self.decodeReply(message)
             if let error = reply.controlError {
                 // The daemon ends a stream this way when it stops: a clean end, not a failure.
                 if error.name == ControlError.Name.daemonStopping { return nil }
@@ -120,6 +130,13 @@ public final class ControlClient {
     public func raw(_ request: VarlinkRequest, timeout: Double = 120) throws(ControlClientError) -> VarlinkReply {
         try send(request)
         return try receive(timeout: timeout)
+    }
+
+    /// A reply read as `Value`'s parameters directly, without `VarlinkReply`'s JSON values in between.
+    private struct TypedReply<Value: Decodable>: Decodable {
+        var parameters: Value?
+        var continues: Bool?
+        var error: String?
     }
 
     private func decode<Value: Decodable>(
