@@ -379,14 +379,15 @@ public actor HomeScreen {
         var html: String
     }
 
-    struct ChangesPayload: Encodable {
-        struct Slot: Encodable {
+    // Decodable too, so that the tests read a page's event back.
+    struct ChangesPayload: Codable {
+        struct Slot: Codable {
             var slot: String
             var html: String
         }
 
         /// A card's face alone, and the URL its tap opens now (none: the card has no `data-url`).
-        struct Face: Encodable {
+        struct Face: Codable {
             var widget: String
             var html: String
             var url: String?

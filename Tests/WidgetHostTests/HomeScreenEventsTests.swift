@@ -87,28 +87,11 @@ extension HomeScreen {
         #expect(payload.faces.map(\.widget) == ["w3"])
     }
 
-    struct Changes: Decodable {
-        struct Slot: Decodable {
-            var slot: String
-            var html: String
-        }
-
-        struct Face: Decodable {
-            var widget: String
-            var html: String
-            var url: String?
-        }
-
-        var version: String
-        var slots: [Slot]
-        var faces: [Face]
-    }
-
     /// The payload of a `changes` frame.
-    static func changes(_ frame: String) throws -> Changes {
+    static func changes(_ frame: String) throws -> HomeScreen.ChangesPayload {
         #expect(frame.hasPrefix("event: changes\ndata: "))
         let data = try #require(frame.split(separator: "\n").first { $0.hasPrefix("data: ") }?.dropFirst(6))
-        return try JSONDecoder().decode(Changes.self, from: Data(data.utf8))
+        return try JSONDecoder().decode(HomeScreen.ChangesPayload.self, from: Data(data.utf8))
     }
 
     @Test func aPageDrawnAtTheCurrentVersionIsNotSentTheGridItShows() async {
