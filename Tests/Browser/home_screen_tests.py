@@ -566,6 +566,40 @@ class HomeScreenTests(unittest.TestCase):
         self.assertIn(widget, widgets_by_id(), "the widget is still there")
         self.set_editing(False)
 
+    def test_9c3_nothing_a_view_draws_spills_past_its_card(self):
+        # One-line texts (lineLimit 1) far wider than the card, in a stack whose width nothing else sets: they end in
+        # an ellipsis inside the card, and the medium face's link keeps its place.
+        label = "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch " * 2
+        small, medium = self.add_ticker(label.strip()), self.add_ticker(label.strip(), family="systemMedium")
+        for widget in (small, medium):
+            self.wait_for_card(widget)
+            self.wait(lambda d, w=widget: widgets_by_id()[w]["currentEntry"] is not None, "%s's timeline" % widget)
+        self.open_home()
+        for widget in (small, medium):
+            self.wait(lambda d, w=widget: "placeholder" not in self.card(w).get_attribute("class").split(),
+                      "%s drawn with its entry" % widget)
+        outside = self.driver.execute_script("""
+            const outside = [];
+            for (const card of document.querySelectorAll('#grid .widget:not([hidden])')) {
+                const box = card.getBoundingClientRect();
+                for (const element of card.querySelectorAll('.face .wv-text, .face .wv-v, .face .wv-h, .face a')) {
+                    const drawn = element.getBoundingClientRect();
+                    if (drawn.width === 0) continue;
+                    if (drawn.left < box.left - 1 || drawn.right > box.right + 1) {
+                        outside.push(card.dataset.widget + ' ' + element.className + ' from ' +
+                                     Math.round(drawn.left - box.left) + ' to ' + Math.round(drawn.right - box.left) +
+                                     ' of ' + Math.round(box.width));
+                    }
+                }
+            }
+            return outside;
+        """)
+        self.assertEqual(outside, [], "elements of faces past their cards' edges")
+        link = self.card(medium).find_element(By.CSS_SELECTOR, ".face a.wv-link")
+        self.assertTrue(link.is_displayed(), "the medium face's link")
+        for widget in (small, medium):
+            widgetctl("remove", widget)
+
     def test_9d_resize_opens_a_link_and_remove(self):
         widget = self.add_ticker("sized")
         self.wait_for_card(widget)

@@ -24,12 +24,15 @@ public enum WidgetStylesheet {
         }
         // Centering is `safe`: what is wider or taller than its box (a long word, a hostile string) starts at the
         // box's leading or top edge and is cut at the other, instead of spilling past both and losing its start.
+        // A stack is never wider than its box either: a one-line text in it (lineLimit 1, a date) would otherwise
+        // widen it past the widget's edge, where its ellipsis is cut off with it.
         css += """
         .wv-accessoryCircular{border-radius:50%}
         .wv-accessoryRectangular{border-radius:12px}
         .wv-accessoryInline{border-radius:0;background:transparent;flex-direction:row;align-items:center;\
         white-space:nowrap}
         .wv-accessoryInline .wv-body{flex-direction:row;padding:0}
+        .wv-accessoryInline .wv-text{text-overflow:ellipsis}
         .wv-accessoryInline .wv-v{flex-direction:row;gap:.4em}
         .wv-accessoryCircular .wv-body,.wv-accessoryRectangular .wv-body{padding:4px}
         .wv-body{position:relative;z-index:1;flex:1 1 auto;min-width:0;min-height:0;display:flex;\
@@ -38,10 +41,10 @@ public enum WidgetStylesheet {
         .wv-link{pointer-events:auto;color:inherit;text-decoration:none;display:flex;flex-direction:column;\
         align-items:inherit}
         .wv-link:focus-visible,.wv-tap:focus-visible{outline:2px solid var(--wv-blue);outline-offset:-2px}
-        .wv-v,.wv-h{display:flex;min-width:0;min-height:0}
+        .wv-v,.wv-h{display:flex;min-width:0;min-height:0;max-width:100%}
         .wv-v{flex-direction:column}
         .wv-h{flex-direction:row}
-        .wv-z{display:grid;min-width:0;min-height:0}
+        .wv-z{display:grid;min-width:0;min-height:0;max-width:100%}
         .wv-z>*{grid-area:1/1}
         .wv-v.wv-a-leading{align-items:flex-start}.wv-v.wv-a-center{align-items:safe center}\
         .wv-v.wv-a-trailing{align-items:flex-end}
