@@ -194,8 +194,8 @@ struct HostMarkupTests {
     }
 
     @Test func aPreviewRefusedForTheRateIsAskedAgainWhenTheDaemonSaysAndOtherErrorsAreShown() {
-        let limited = ControlError.rateLimited(method: "io.widgetscheduler.Scheduler.Snapshot", uid: 1000, perMinute: 30,
-                                               retryAfter: 2.34)
+        let limited = ControlError.rateLimited(method: "io.widgetscheduler.Scheduler.Snapshot", uid: 1000,
+                                               perMinute: 30, retryAfter: 2.34)
         #expect(HomeScreen.retryAfter(.remote(limited)) == 2.4)
         let late = ControlError.rateLimited(method: "m", uid: 1000, perMinute: 1, retryAfter: 3600)
         #expect(HomeScreen.retryAfter(.remote(late)) == 60)
