@@ -95,7 +95,7 @@ public actor HomeScreen {
     private enum Change {
         case nothing
         /// A new entry of a widget alone in its slot: its face is all that changes.
-        case face(widget: String, slot: String)
+        case face(widget: String)
         case slot(String)
         /// A widget the host does not know of: the whole grid, read again.
         case grid
@@ -105,13 +105,13 @@ public actor HomeScreen {
     /// one message: a burst of changes costs the pages one update, not one per widget.
     private func apply(_ events: [WatchEvent]) async {
         var changed: [String] = []
-        var changedFaces: [(widget: String, slot: String)] = []
+        var changedFaces: [String] = []
+        var seenFaces: Set<String> = []
         var gridChanged = false
         for event in events {
             switch apply(event) {
             case .nothing: break
-            case .face(let widget, let slot):
-                if !changedFaces.contains(where: { $0.widget == widget }) { changedFaces.append((widget, slot)) }
+            case .face(let widget): if seenFaces.insert(widget).inserted { changedFaces.append(widget) }
             case .slot(let id): if !changed.contains(id) { changed.append(id) }
             case .grid: gridChanged = true
             }
@@ -129,8 +129,11 @@ public actor HomeScreen {
         if changed.contains(where: { layout.slot(id: $0).map { $0.widgets.count > 1 } ?? false }) {
             await refreshStacks()
         }
+        // A face whose slot is drawn whole anyway is not sent again.
         let changedSlots = Set(changed)
-        broadcastChanges(slots: changed, faces: changedFaces.filter { !changedSlots.contains($0.slot) }.map(\.widget))
+        broadcastChanges(slots: changed, faces: changedFaces.filter { id in
+            layout.slot(holding: id).map { !changedSlots.contains($0.id) } ?? false
+        })
     }
 
     private func apply(_ event: WatchEvent) -> Change {
@@ -147,7 +150,7 @@ public actor HomeScreen {
             widgets[event.widget] = widget
             guard let slot = layout.slot(holding: event.widget) else { return .nothing }
             // In a stack the new entry's relevance may reorder the slot.
-            return slot.widgets.count == 1 ? .face(widget: event.widget, slot: slot.id) : .slot(slot.id)
+            return slot.widgets.count == 1 ? .face(widget: event.widget) : .slot(slot.id)
         case .runFinished:
             let wasFailing = widget.lastOutcome.map { $0 != "success" } ?? false
             widget.lastOutcome = event.outcome
